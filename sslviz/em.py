@@ -1,0 +1,561 @@
+"""Semi-supervised EM for multinomial Naive Bayes (Nigam et al., 2000).
+
+The model: a document ``x`` (a row of word counts) is drawn from mixture component ``m`` with
+probability ``P(m)``, then its words from the component's word distribution ``P(w|m)``. With one
+component per class (the default) a component *is* a class. EM alternates
+
+* **E-step** - the posterior of every component given each document (Takamura & Okumura, eq. 5)::
+
+      P(m|x) ∝ P(m) Π_w P(w|m)^N(w,x)
+
+  For a labeled document only the components of its class are allowed (with one component per
+  class the posterior is the label itself); unlabeled documents spread over all components.
+* **M-step** - MAP estimates from expected counts under a Dirichlet prior (eq. 6-7)::
+
+      P(w|m) = (alpha + Σ_x z_x P(m|x) N(w,x)) / (alpha |W| + Σ_w Σ_x z_x P(m|x) N(w,x))
+      P(m)   = (alpha + Σ_x z_x P(m|x))        / (alpha |M| + Σ_x z_x)
+
+  where ``z_x = 1`` for labeled and ``z_x = λ`` (``unlabeled_weight``) for unlabeled documents
+  (Nigam's EM-λ).
+
+Smoothing: ``alpha`` has scikit-learn's meaning (pseudo-count added to every word count, 1.0 =
+Laplace). The paper's Dirichlet hyper-parameter is ``α = alpha + 1``: Takamura & Okumura's
+α = 2.0 is ``alpha=1.0`` here. The class prior is smoothed with the same pseudo-count (eq. 6).
+
+Iteration 0 is the model estimated from the labeled rows alone (the supervised Naive Bayes); each
+later iteration is one E-step on the previous model followed by one M-step. The quantity EM climbs
+(and records) is the log posterior of the parameters, up to constants::
+
+    L(θ) = Σ_{labeled x} log Σ_{m in class(x)} P(m) P(x|m) + λ Σ_{unlabeled x} log Σ_m P(m) P(x|m)
+           + alpha (Σ_m log P(m) + Σ_m Σ_w log P(w|m))
+
+which never decreases from one iteration to the next.
+
+Cost: one iteration is two sparse-dense products, ``X @ log θ.T`` (E-step and objective) and
+``X.T @ R`` (M-step), i.e. O(nnz(X) × n_components), plus O(n_components × n_features) to
+normalise. See ``python -m sslviz.bench em``.
+
+References
+----------
+Nigam, McCallum, Thrun & Mitchell (2000), Text classification from labeled and unlabeled documents
+using EM. Machine Learning 39. Takamura & Okumura, A comparative study on the use of labeled and
+unlabeled data for large margin classifiers, equations 4-7. Ueda & Nakano (1998), Deterministic
+annealing EM algorithm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.special import logsumexp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
+
+from .splits import UNLABELED
+from .trace import Trace, freeze_array
+
+
+@dataclass(frozen=True)
+class EMStep:
+    """What one EM iteration produced (iteration 0 = labeled rows only).
+
+    Attributes
+    ----------
+    iteration : int
+    objective : float
+        Log posterior L(θ) of the parameters after this iteration's M-step (see module docstring).
+    labeled_log_likelihood, unlabeled_log_likelihood : float
+        The two data terms of the objective (the unlabeled one *not* multiplied by λ).
+    annealed_objective : float
+        The objective DAEM climbs at this iteration's ``beta`` (equals ``objective`` at β = 1).
+    beta : float
+        Inverse temperature of the E-step that fed this M-step (1.0 without annealing).
+    class_log_prior : ndarray of shape (n_classes,)
+    feature_log_prob : ndarray of shape (n_classes, n_features) or None
+        log P(w|c) after this M-step; ``None`` when ``record="summary"``.
+    unlabeled_posteriors : ndarray of shape (n_unlabeled, n_classes) or None
+        P(c|x) of the unlabeled rows under this iteration's model (float32); ``None`` when
+        ``record="summary"``.
+    n_label_changes : int
+        Unlabeled rows whose most probable class differs from the previous iteration's.
+    """
+
+    iteration: int
+    objective: float
+    labeled_log_likelihood: float
+    unlabeled_log_likelihood: float
+    annealed_objective: float
+    beta: float
+    class_log_prior: np.ndarray
+    feature_log_prob: np.ndarray | None
+    unlabeled_posteriors: np.ndarray | None
+    n_label_changes: int
+
+
+class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
+    """Multinomial Naive Bayes trained by EM on labeled and unlabeled documents.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        Additive smoothing (scikit-learn's meaning; the paper's Dirichlet α is ``alpha + 1``).
+    unlabeled_weight : float in [0, 1], default=1.0
+        λ of EM-λ: the weight of each unlabeled document in the M-step. ``0`` gives the
+        supervised model at every iteration.
+    n_components : int, default=1
+        Mixture components per class (Nigam et al., section 5.3). Several components let a class
+        be a union of sub-topics; their initial responsibilities are drawn at random.
+    annealing : sequence of float or None, default=None
+        Deterministic annealing: increasing inverse temperatures β in (0, 1] for the E-step,
+        ``P(m|x) ∝ (P(m) P(x|m))^β``; EM runs until convergence (or ``max_iter``) at each β in
+        turn. A schedule must end at 1.0. ``None`` means plain EM (β = 1).
+    max_iter : int, default=10
+        EM iterations after iteration 0 (per annealing stage). ``0`` gives the supervised model.
+    tol : float, default=1e-6
+        Stop when the objective gains less than ``tol × |objective|`` in one iteration.
+    classes : array-like or None, default=None
+        All class labels. When given, every class must have a labeled row and no other label
+        may appear; when ``None`` the classes are the labels seen in ``y``.
+    record : {"full", "summary"}, default="full"
+        ``"full"`` keeps each iteration's word distributions and unlabeled posteriors in
+        ``trace_``; ``"summary"`` keeps only the objective and scalars (for large sweeps).
+    random_state : int, RandomState or None, default=None
+        Seeds the random initial split of each class over its components (``n_components > 1``).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    class_log_prior_ : ndarray of shape (n_classes,)
+    feature_log_prob_ : ndarray of shape (n_classes, n_features)
+        log P(w|c); with several components per class, the class's mixture of its components.
+    component_log_prior_, component_log_prob_ : ndarray
+        The same per mixture component, shapes (n_classes * n_components,) and
+        (n_classes * n_components, n_features).
+    n_iter_ : int
+        EM iterations run after iteration 0 (all annealing stages together).
+    converged_ : bool
+        Whether the last stage stopped because the gain fell below ``tol``.
+    trace_ : Trace of EMStep
+        One record per iteration, iteration 0 first.
+    n_features_in_ : int
+    """
+
+    def __init__(self, alpha=1.0, unlabeled_weight=1.0, n_components=1, annealing=None,
+                 max_iter=10, tol=1e-6, classes=None, record="full", random_state=None):
+        self.alpha = alpha
+        self.unlabeled_weight = unlabeled_weight
+        self.n_components = n_components
+        self.annealing = annealing
+        self.max_iter = max_iter
+        self.tol = tol
+        self.classes = classes
+        self.record = record
+        self.random_state = random_state
+
+    # -- fitting -------------------------------------------------------------------------------
+    def fit(self, X, y):
+        """Run EM on ``X`` (counts, sparse or dense) with ``y == -1`` marking unlabeled rows.
+
+        Returns
+        -------
+        self
+        """
+        for _ in self.iter_fit(X, y):
+            pass
+        return self
+
+    def iter_fit(self, X, y):
+        """Fit step by step: a generator yielding each :class:`EMStep` as it is recorded.
+
+        ``fit`` runs it to the end; a "step" button can call ``next()`` on it. The estimator's
+        fitted attributes always describe the last yielded step.
+        """
+        self._validate_params()
+        X, y = self._validate_input(X, y)
+        problem = _Problem.build(X, y, self.classes_, self.n_components, self.unlabeled_weight)
+        rng = check_random_state(self.random_state)
+        state = _initial_state(problem, self.alpha, rng)
+        records = []
+        self.n_iter_, self.converged_ = 0, self.max_iter == 0
+        for step, state in self._run(problem, state):
+            records.append(step)
+            self._set_fitted(problem, state, records)
+            yield step
+
+    def _run(self, problem, state):
+        """Iteration 0, then EM stage by stage; yields (record, state) pairs."""
+        schedule = self._schedule()
+        state = state.with_e_step(problem, beta=schedule[0])
+        record, previous_labels = self._record(problem, state, 0, 1.0, None)
+        yield record, state
+        iteration = 0
+        for beta in schedule:
+            state = state.with_e_step(problem, beta)
+            for _ in range(self.max_iter):
+                before = state.annealed_objective
+                state = _m_step(problem, state, self.alpha).with_e_step(problem, beta)
+                iteration += 1
+                self.n_iter_ = iteration
+                self.converged_ = state.annealed_objective - before <= self.tol * abs(before)
+                record, previous_labels = self._record(problem, state, iteration, beta,
+                                                       previous_labels)
+                yield record, state
+                if self.converged_:
+                    break
+
+    def _schedule(self):
+        return (1.0,) if self.annealing is None else tuple(float(b) for b in self.annealing)
+
+    def _record(self, problem, state, iteration, beta, previous_labels):
+        full = self.record == "full"
+        class_post = problem.class_posteriors(state.posteriors[problem.unlabeled])
+        labels = class_post.argmax(axis=1)
+        changes = 0 if previous_labels is None else int(np.sum(labels != previous_labels))
+        class_log_prior, feature_log_prob = problem.class_parameters(state)
+        step = EMStep(
+            iteration=iteration,
+            objective=float(state.objective),
+            labeled_log_likelihood=float(state.labeled_ll),
+            unlabeled_log_likelihood=float(state.unlabeled_ll),
+            annealed_objective=float(state.annealed_objective),
+            beta=float(beta),
+            class_log_prior=freeze_array(class_log_prior),
+            feature_log_prob=freeze_array(feature_log_prob) if full else None,
+            unlabeled_posteriors=freeze_array(class_post.astype(np.float32)) if full else None,
+            n_label_changes=changes,
+        )
+        return step, labels
+
+    def _set_fitted(self, problem, state, records):
+        self.component_log_prior_ = state.log_prior
+        self.component_log_prob_ = state.log_prob
+        self.class_log_prior_, self.feature_log_prob_ = problem.class_parameters(state)
+        self.trace_ = Trace(records)
+
+    # -- validation ----------------------------------------------------------------------------
+    def _validate_params(self):
+        if not (np.isscalar(self.alpha) and self.alpha > 0):
+            raise ValueError(f"alpha must be a positive number, got {self.alpha!r}")
+        if not (np.isscalar(self.unlabeled_weight) and 0 <= self.unlabeled_weight <= 1):
+            raise ValueError(
+                f"unlabeled_weight (λ) must lie in [0, 1], got {self.unlabeled_weight!r}"
+            )
+        _check_positive_int("n_components", self.n_components, minimum=1)
+        _check_positive_int("max_iter", self.max_iter, minimum=0)
+        if self.record not in ("full", "summary"):
+            raise ValueError(f"record must be 'full' or 'summary', got {self.record!r}")
+        if self.annealing is not None:
+            schedule = np.asarray(self.annealing, dtype=float)
+            if (schedule.ndim != 1 or len(schedule) == 0 or np.any(schedule <= 0)
+                    or np.any(np.diff(schedule) < 0) or schedule[-1] != 1.0):
+                raise ValueError(
+                    "annealing must be an increasing sequence of inverse temperatures in (0, 1] "
+                    f"ending at 1.0, e.g. (0.2, 0.5, 1.0); got {self.annealing!r}"
+                )
+
+    def _validate_input(self, X, y):
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        check_non_negative(X, "SemiSupervisedNB (X must hold word counts)")
+        labeled = ~_is_unlabeled(y)
+        if labeled.any():
+            check_classification_targets(y[labeled])
+        if not labeled.any():
+            raise ValueError(
+                "no labeled rows: every entry of y is -1. EM needs at least one labeled "
+                "document per class to tie its mixture components to classes."
+            )
+        self.classes_ = self._resolve_classes(y[labeled])
+        if X.sum() == 0:
+            raise ValueError("X holds no word counts at all (every document is empty)")
+        return sp.csr_matrix(X), y
+
+    def _resolve_classes(self, labels):
+        seen = np.unique(labels)
+        if self.classes is None:
+            return seen
+        classes = np.unique(np.asarray(self.classes))
+        unknown = np.setdiff1d(seen, classes)
+        if len(unknown):
+            raise ValueError(
+                f"y holds labels {unknown.tolist()} that are not in classes={classes.tolist()}; "
+                "use -1 for unlabeled rows"
+            )
+        missing = np.setdiff1d(classes, seen)
+        if len(missing):
+            raise ValueError(
+                f"no labeled row for class(es) {missing.tolist()}: label at least one "
+                "document of every class (or leave them out of `classes`)"
+            )
+        return classes
+
+    # -- prediction ----------------------------------------------------------------------------
+    def predict_joint_log_proba(self, X):
+        """log P(c, x) up to the multinomial coefficient, shape (n_samples, n_classes)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        check_non_negative(X, "SemiSupervisedNB (X must hold word counts)")
+        joint = X @ self.component_log_prob_.T + self.component_log_prior_
+        joint = np.asarray(joint).reshape(X.shape[0], -1, self.n_components)
+        return logsumexp(joint, axis=2)
+
+    def predict_log_proba(self, X):
+        """log P(c|x), shape (n_samples, n_classes)."""
+        joint = self.predict_joint_log_proba(X)
+        return joint - logsumexp(joint, axis=1, keepdims=True)
+
+    def predict_proba(self, X):
+        """P(c|x), shape (n_samples, n_classes); rows sum to one."""
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X):
+        """The most probable class of each row."""
+        joint = self.predict_joint_log_proba(X)
+        return self.classes_[np.argmax(joint, axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = True
+        return tags
+
+
+# -- the algorithm proper ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Problem:
+    """The data of one fit, arranged for fast E- and M-steps."""
+
+    X: sp.csr_matrix
+    XT: sp.csr_matrix
+    allowed: np.ndarray  # (n_samples, n_comp) bool: components a row may belong to
+    unlabeled: np.ndarray  # bool mask of unlabeled rows
+    weights: np.ndarray  # z_x: 1 for labeled rows, λ for unlabeled rows
+    n_classes: int
+    n_components: int
+
+    @classmethod
+    def build(cls, X, y, classes, n_components, unlabeled_weight):
+        unlabeled = _is_unlabeled(y)
+        class_index = np.full(len(y), -1)
+        class_index[~unlabeled] = np.searchsorted(classes, y[~unlabeled])
+        component_class = np.repeat(np.arange(len(classes)), n_components)
+        allowed = (component_class[None, :] == class_index[:, None]) | unlabeled[:, None]
+        weights = np.where(unlabeled, float(unlabeled_weight), 1.0)
+        return cls(X, X.T.tocsr(), allowed, unlabeled, weights, len(classes), n_components)
+
+    def class_posteriors(self, resp):
+        """Sum component responsibilities per class: (n, n_comp) -> (n, n_classes)."""
+        return resp.reshape(len(resp), self.n_classes, self.n_components).sum(axis=2)
+
+    def class_parameters(self, state):
+        """Class-level log prior and log P(w|c) (a class's components mixed by their priors)."""
+        prior = state.log_prior.reshape(self.n_classes, self.n_components)
+        class_log_prior = logsumexp(prior, axis=1)
+        if self.n_components == 1:
+            return class_log_prior, state.log_prob
+        within = (prior - class_log_prior[:, None])[:, :, None]
+        log_prob = state.log_prob.reshape(self.n_classes, self.n_components, -1)
+        return class_log_prior, logsumexp(within + log_prob, axis=1)
+
+
+@dataclass(frozen=True)
+class _State:
+    """Parameters, and (after ``with_e_step``) responsibilities and objective terms."""
+
+    log_prior: np.ndarray  # (n_comp,)
+    log_prob: np.ndarray  # (n_comp, n_features)
+    alpha: float
+    resp: np.ndarray | None = None  # E-step at the stage's beta: what the next M-step uses
+    posteriors: np.ndarray | None = None  # P(m|x) at beta = 1: what the model predicts
+    labeled_ll: float = np.nan
+    unlabeled_ll: float = np.nan
+    objective: float = np.nan  # L(θ) of the module docstring
+    annealed_objective: float = np.nan  # the same with (1/beta) log Σ exp(beta ·): DAEM's target
+
+    def with_e_step(self, problem, beta):
+        """E-step at inverse temperature ``beta``, from one product ``X @ log θ.T``."""
+        joint = np.asarray(problem.X @ self.log_prob.T) + self.log_prior
+        joint = np.where(problem.allowed, joint, -np.inf)
+        doc_ll = logsumexp(joint, axis=1)
+        posteriors = np.exp(joint - doc_ll[:, None])
+        if beta == 1.0:
+            resp, annealed_ll = posteriors, doc_ll
+        else:
+            annealed_ll = logsumexp(beta * joint, axis=1)
+            resp = np.exp(beta * joint - annealed_ll[:, None])
+            annealed_ll = annealed_ll / beta
+        prior_term = self.alpha * (self.log_prior.sum() + self.log_prob.sum())
+        return replace(
+            self, resp=resp, posteriors=posteriors,
+            labeled_ll=float(doc_ll[~problem.unlabeled].sum()),
+            unlabeled_ll=float(doc_ll[problem.unlabeled].sum()),
+            objective=float(problem.weights @ doc_ll + prior_term),
+            annealed_objective=float(problem.weights @ annealed_ll + prior_term),
+        )
+
+
+def _m_step(problem, state, alpha):
+    """MAP re-estimation from the responsibilities of ``state`` (eq. 6-7 with EM-λ weights)."""
+    weighted = state.resp * problem.weights[:, None]
+    return _parameters_from_counts(
+        component_counts=weighted.sum(axis=0),
+        word_counts=np.asarray(problem.XT @ weighted).T,
+        alpha=alpha,
+    )
+
+
+def _parameters_from_counts(component_counts, word_counts, alpha):
+    """Smoothing kept apart from counting: counts (n_comp,), (n_comp, n_features) -> _State."""
+    smoothed_words = word_counts + alpha
+    log_prob = np.log(smoothed_words) - np.log(smoothed_words.sum(axis=1, keepdims=True))
+    smoothed_prior = component_counts + alpha
+    log_prior = np.log(smoothed_prior) - np.log(smoothed_prior.sum())
+    return _State(log_prior, log_prob, alpha)
+
+
+def _initial_state(problem, alpha, rng):
+    """Iteration 0: the M-step on the labeled rows alone (random split over components)."""
+    labeled = ~problem.unlabeled
+    resp = problem.allowed[labeled].astype(float)
+    if problem.n_components > 1:
+        resp *= rng.random_sample(resp.shape) + 1e-3
+    resp /= resp.sum(axis=1, keepdims=True)
+    X_labeled = problem.X[labeled]
+    return _parameters_from_counts(
+        component_counts=resp.sum(axis=0),
+        word_counts=np.asarray(X_labeled.T @ resp).T,
+        alpha=alpha,
+    )
+
+
+# -- helpers -------------------------------------------------------------------------------------
+def _is_unlabeled(y):
+    y = np.asarray(y)
+    if y.dtype.kind in "iuf":
+        return y == UNLABELED
+    return np.array([label == UNLABELED for label in y], dtype=bool)
+
+
+def _check_positive_int(name, value, minimum):
+    if not isinstance(value, int | np.integer) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+
+
+# -- summaries of a fitted model (pure functions over the trace) ---------------------------------
+def top_words(estimator, feature_names, *, iteration=None, k=20, by="probability"):
+    """The ``k`` highest-ranked words of every class at one recorded iteration.
+
+    Parameters
+    ----------
+    estimator : fitted SemiSupervisedNB (with ``record="full"``)
+    feature_names : sequence of str, length n_features
+    iteration : int or None
+        Recorded iteration (0 = labeled data only); ``None`` means the final model.
+    k : int
+    by : {"probability", "log_odds"}
+        ``"probability"`` ranks by P(w|c); ``"log_odds"`` by Nigam's weighted log-odds ratio
+        P(w|c) · log(P(w|c) / P(w|¬c)), where P(w|¬c) mixes the other classes by their priors.
+
+    Returns
+    -------
+    dict
+        class label -> list of ``k`` words, best first.
+    """
+    scores = word_scores(estimator, iteration=iteration, by=by)
+    names = np.asarray(feature_names)
+    if len(names) != scores.shape[1]:
+        raise ValueError(f"{len(names)} feature names for a model of {scores.shape[1]} features")
+    order = np.argsort(-scores, axis=1, kind="stable")[:, :k]
+    return {label: names[row].tolist() for label, row in zip(estimator.classes_, order,
+                                                            strict=True)}
+
+
+def word_scores(estimator, *, iteration=None, by="probability"):
+    """Scores behind :func:`top_words`, shape (n_classes, n_features)."""
+    check_is_fitted(estimator)
+    step = estimator.trace_.iteration(len(estimator.trace_) - 1 if iteration is None
+                                      else iteration)
+    if step.feature_log_prob is None:
+        raise ValueError("this model was fitted with record='summary'; refit with record='full' "
+                         "to rank words at every iteration")
+    log_prob = step.feature_log_prob
+    if by == "probability":
+        return np.exp(log_prob)
+    if by == "log_odds":
+        return weighted_log_odds(log_prob, step.class_log_prior)
+    raise ValueError(f"by must be 'probability' or 'log_odds', got {by!r}")
+
+
+def weighted_log_odds(feature_log_prob, class_log_prior):
+    """Nigam's P(w|c) log(P(w|c)/P(w|¬c)) for every class and word, shape (n_classes, n_features)."""
+    n_classes = len(class_log_prior)
+    scores = np.empty_like(feature_log_prob)
+    for c in range(n_classes):
+        others = np.arange(n_classes) != c
+        other_prior = class_log_prior[others] - logsumexp(class_log_prior[others])
+        log_not_c = logsumexp(feature_log_prob[others] + other_prior[:, None], axis=0)
+        scores[c] = np.exp(feature_log_prob[c]) * (feature_log_prob[c] - log_not_c)
+    return scores
+
+
+def predict_at_iteration(estimator, X, iteration):
+    """Class predictions of the model recorded at ``iteration`` (needs ``record="full"``)."""
+    check_is_fitted(estimator)
+    if estimator.n_components != 1:
+        raise ValueError("per-iteration predictions are recorded for n_components=1 only")
+    step = estimator.trace_.iteration(iteration)
+    if step.feature_log_prob is None:
+        raise ValueError("refit with record='full' to predict with earlier iterations")
+    X = validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, reset=False)
+    joint = np.asarray(X @ step.feature_log_prob.T) + step.class_log_prior
+    return estimator.classes_[np.argmax(joint, axis=1)]
+
+
+def accuracy_by_iteration(estimator, X, y):
+    """Accuracy on (X, y) of every recorded iteration's model, shape (n_iterations,)."""
+    y = np.asarray(y)
+    return np.array([np.mean(predict_at_iteration(estimator, X, i) == y)
+                     for i in range(len(estimator.trace_))])
+
+
+def choose_unlabeled_weight(estimator, X, y, grid, *, cv=5, random_state=None):
+    """Pick λ (``unlabeled_weight``) by cross-validation on the labeled rows, as Nigam et al. did.
+
+    Every fold trains on the other labeled rows plus *all* unlabeled rows and is scored by
+    accuracy on its held-out labeled rows. Uses scikit-learn's ``GridSearchCV``.
+
+    Parameters
+    ----------
+    estimator : SemiSupervisedNB
+        Unfitted template; its other parameters are kept.
+    grid : sequence of float in [0, 1]
+    cv : int
+        Folds; lowered to the size of the smallest class when that is smaller (at least 2).
+
+    Returns
+    -------
+    best_weight : float
+    mean_scores : ndarray of shape (len(grid),)
+    """
+    y = np.asarray(y)
+    labeled_rows = np.flatnonzero(~_is_unlabeled(y))
+    unlabeled_rows = np.flatnonzero(_is_unlabeled(y))
+    _, counts = np.unique(y[labeled_rows], return_counts=True)
+    n_splits = min(cv, counts.min())
+    if n_splits < 2:
+        raise ValueError(
+            "choosing λ by cross-validation needs at least 2 labeled rows in every class; "
+            f"the smallest class has {counts.min()}"
+        )
+    folds = StratifiedKFold(n_splits, shuffle=True, random_state=random_state)
+    splits = [(np.concatenate([labeled_rows[train], unlabeled_rows]), labeled_rows[test])
+              for train, test in folds.split(labeled_rows, y[labeled_rows])]
+    search = GridSearchCV(estimator.set_params(record="summary"),
+                          {"unlabeled_weight": list(grid)}, cv=splits, refit=False)
+    search.fit(X, y)
+    scores = search.cv_results_["mean_test_score"]
+    return float(grid[int(np.argmax(scores))]), scores

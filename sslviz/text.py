@@ -1,0 +1,190 @@
+"""Text to word counts: tokenizing, stop lists, vocabulary pruning, and an on-disk cache.
+
+Tokenization follows Nigam et al. (2000): text is lower-cased and every digit becomes ``D``, so
+``12:30`` is the token ``DD:DD`` and ``10am`` is ``DDam`` (times, years and prices then share a few
+tokens instead of thousands of rare ones). Counting is scikit-learn's ``CountVectorizer``.
+
+Vectorizing a whole corpus takes seconds; :func:`load_counts` therefore caches the count matrix in
+``sslviz.datasets.cache_dir()`` as an ``.npz`` file (no pickles), keyed by the corpus file's sha256,
+the loader's arguments and the vectorizer options, and written atomically. A second load reads
+only that file.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, CountVectorizer
+
+from . import datasets
+from ._io import atomic_write_path
+
+#: Words, with inner ``:``, ``.`` or ``'`` kept (``DD:DD``, ``D.D``, ``don't``) and a trailing ``*``.
+TOKEN_PATTERN = r"(?u)\w+(?:[:.']\w+)*\*?"
+STOP_LISTS = ("smart", "sklearn")
+CACHE_VERSION = 1
+_DIGIT = re.compile(r"\d")
+
+
+@dataclass(frozen=True)
+class TextOptions:
+    """How documents become counts.
+
+    Parameters
+    ----------
+    lowercase : bool, default=True
+    map_digits : bool, default=True
+        Replace every digit by ``D`` (after lower-casing), as Nigam et al. did.
+    stop_words : {None, "smart", "sklearn"}, default=None
+        Remove the SMART stop list (571 words, Salton's SMART system) or scikit-learn's English list.
+    min_df : int, default=1
+        Keep words occurring in at least this many documents.
+    max_features : int or None, default=None
+        Keep only the most frequent words of the corpus.
+    """
+
+    lowercase: bool = True
+    map_digits: bool = True
+    stop_words: str | None = None
+    min_df: int = 1
+    max_features: int | None = None
+
+    def __post_init__(self):
+        if self.stop_words is not None and self.stop_words not in STOP_LISTS:
+            raise ValueError(f"stop_words must be None or one of {STOP_LISTS}, "
+                             f"got {self.stop_words!r}")
+        if not (isinstance(self.min_df, int) and self.min_df >= 1):
+            raise ValueError(f"min_df must be an integer >= 1, got {self.min_df!r}")
+        if self.max_features is not None and not (isinstance(self.max_features, int)
+                                                  and self.max_features >= 1):
+            raise ValueError(f"max_features must be None or an integer >= 1, "
+                             f"got {self.max_features!r}")
+
+
+@dataclass(frozen=True)
+class CountCorpus:
+    """A vectorized corpus: counts, labels and vocabulary."""
+
+    X: sp.csr_matrix  # (n_documents, n_words) word counts
+    y: np.ndarray  # (n_documents,) int class index
+    target_names: list
+    vocabulary: np.ndarray  # (n_words,) str, the column names of X
+    filenames: np.ndarray  # (n_documents,) str, where each document came from
+
+
+def preprocess(text, *, lowercase=True, map_digits=True):
+    """Lower-case ``text`` and map digits to ``D`` (``"At 12:30"`` -> ``"at DD:DD"``)."""
+    if lowercase:
+        text = text.lower()
+    if map_digits:
+        text = _DIGIT.sub("D", text)
+    return text
+
+
+def stop_list(name):
+    """The words of a named stop list (``"smart"`` or ``"sklearn"``) as a frozenset."""
+    if name == "sklearn":
+        return frozenset(ENGLISH_STOP_WORDS)
+    if name == "smart":
+        return datasets.load_stoplist("smart")
+    raise ValueError(f"unknown stop list {name!r}; choose one of {STOP_LISTS}")
+
+
+def make_vectorizer(options=TextOptions()):
+    """A ``CountVectorizer`` configured by ``options``."""
+    stop_words = None
+    if options.stop_words is not None:
+        stop_words = sorted(preprocess(w, lowercase=options.lowercase, map_digits=False)
+                            for w in stop_list(options.stop_words))
+    return CountVectorizer(
+        preprocessor=functools.partial(preprocess, lowercase=options.lowercase,
+                                       map_digits=options.map_digits),
+        token_pattern=TOKEN_PATTERN,
+        stop_words=stop_words,
+        min_df=options.min_df,
+        max_features=options.max_features,
+    )
+
+
+def vectorize(texts, options=TextOptions()):
+    """Count the words of ``texts``: returns ``(X, vocabulary)`` (csr matrix, str array)."""
+    vectorizer = make_vectorizer(options)
+    X = vectorizer.fit_transform(texts).tocsr()
+    return X, vectorizer.get_feature_names_out()
+
+
+LOADERS = {
+    "20newsgroups": "load_20newsgroups",
+    "webkb": "load_webkb",
+    "reuters21578": "load_reuters",
+}
+
+
+def load_counts(name, options=TextOptions(), *, use_cache=True, **loader_kwargs):
+    """Load a registered corpus as word counts, from the cache when possible.
+
+    Parameters
+    ----------
+    name : {"20newsgroups", "webkb", "reuters21578"}
+    options : TextOptions
+    use_cache : bool, default=True
+    **loader_kwargs
+        Passed to the corpus loader (e.g. ``subset="train"``, ``categories=[...]``).
+
+    Returns
+    -------
+    CountCorpus
+    """
+    if name not in LOADERS:
+        raise ValueError(f"unknown corpus {name!r}; choose one of {sorted(LOADERS)}")
+    path = _cache_path(name, options, loader_kwargs)
+    if use_cache and path.exists():
+        return _read_counts(path)
+    bunch = getattr(datasets, LOADERS[name])(**loader_kwargs)
+    X, vocabulary = vectorize(bunch.data, options)
+    corpus = CountCorpus(X, np.asarray(bunch.target), list(bunch.target_names),
+                         np.asarray(vocabulary, dtype=str), np.asarray(bunch.filenames, dtype=str))
+    if use_cache:
+        _write_counts(path, corpus)
+    return corpus
+
+
+def _cache_path(name, options, loader_kwargs):
+    source = datasets.locate(name)
+    key = json.dumps({
+        "version": CACHE_VERSION,
+        "corpus": name,
+        "sha256": datasets.file_sha256(source),
+        "loader": {k: _jsonable(v) for k, v in sorted(loader_kwargs.items())},
+        "options": asdict(options),
+        "token_pattern": TOKEN_PATTERN,
+    }, sort_keys=True)
+    digest = hashlib.sha256(key.encode()).hexdigest()[:20]
+    return datasets.cache_dir() / "counts" / f"{name}-{digest}.npz"
+
+
+def _jsonable(value):
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _write_counts(path, corpus):
+    X = corpus.X
+    with atomic_write_path(path) as tmp:
+        np.savez(tmp, data=X.data, indices=X.indices, indptr=X.indptr, shape=np.array(X.shape),
+                 y=corpus.y, target_names=np.asarray(corpus.target_names, dtype=str),
+                 vocabulary=corpus.vocabulary, filenames=corpus.filenames)
+
+
+def _read_counts(path):
+    with np.load(path, allow_pickle=False) as f:
+        X = sp.csr_matrix((f["data"], f["indices"], f["indptr"]), shape=tuple(f["shape"]))
+        return CountCorpus(X, f["y"], f["target_names"].tolist(), f["vocabulary"],
+                           f["filenames"])
