@@ -60,7 +60,8 @@ def atomic_write_path(path):
 @contextlib.contextmanager
 def _atomic_path(path: Path):
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".part{path.suffix}", dir=path.parent)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".part{path.suffix}",
+                                    dir=path.parent)
     os.close(fd)
     try:
         yield Path(tmp_name)

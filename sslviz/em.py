@@ -182,9 +182,9 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         state = _initial_state(problem, self.alpha, rng)
         records = []
         self.n_iter_, self.converged_ = 0, self.max_iter == 0
-        for step, state in self._run(problem, state):
+        for step, current in self._run(problem, state):
             records.append(step)
-            self._set_fitted(problem, state, records)
+            self._set_fitted(problem, current, records)
             yield step
 
     def _run(self, problem, state):
@@ -491,7 +491,7 @@ def word_scores(estimator, *, iteration=None, by="probability"):
 
 
 def weighted_log_odds(feature_log_prob, class_log_prior):
-    """Nigam's P(w|c) log(P(w|c)/P(w|¬c)) for every class and word, shape (n_classes, n_features)."""
+    """Nigam's P(w|c) log(P(w|c)/P(w|¬c)) for each class and word: (n_classes, n_features)."""
     n_classes = len(class_log_prior)
     scores = np.empty_like(feature_log_prob)
     for c in range(n_classes):

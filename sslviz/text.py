@@ -25,7 +25,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, CountVectorizer
 from . import datasets
 from ._io import atomic_write_path
 
-#: Words, with inner ``:``, ``.`` or ``'`` kept (``DD:DD``, ``D.D``, ``don't``) and a trailing ``*``.
+#: Words with inner ``:``, ``.`` or ``'`` kept (``DD:DD``, ``D.D``, ``don't``), optional ``*``.
 TOKEN_PATTERN = r"(?u)\w+(?:[:.']\w+)*\*?"
 STOP_LISTS = ("smart", "sklearn")
 CACHE_VERSION = 1
@@ -42,7 +42,8 @@ class TextOptions:
     map_digits : bool, default=True
         Replace every digit by ``D`` (after lower-casing), as Nigam et al. did.
     stop_words : {None, "smart", "sklearn"}, default=None
-        Remove the SMART stop list (571 words, Salton's SMART system) or scikit-learn's English list.
+        Remove the SMART stop list (571 words, from Salton's SMART system) or scikit-learn's
+        English list.
     min_df : int, default=1
         Keep words occurring in at least this many documents.
     max_features : int or None, default=None

@@ -1,0 +1,342 @@
+#!/usr/bin/env python3
+"""The two commands of sslviz. Standard library only; Python 3.10+ on Linux or macOS.
+
+    python3 run.py lab  [jupyter lab options]   set up .venv and the data, open the notebooks
+    python3 run.py test [pytest options]        set up .venv and the data, run ruff and all tests
+
+Both commands first make sure the environment exists: ``.venv`` beside this file (or the folder
+named by ``SSLVIZ_VENV``) is created with the ``venv`` module of the Python running this script, and
+``pip install -e .[test]`` runs only when ``pyproject.toml`` changed since the last install (its
+sha256 is kept in ``<venv>/.sslviz-stamp``), so a second start skips pip entirely. Nothing is
+registered globally: JupyterLab runs from the environment and uses its own kernel.
+
+Then the corpora the notebooks need are fetched (``python -m sslviz.datasets fetch ...``). Files
+already in ``SSLVIZ_DATA`` (or ``data/``) are not downloaded again. Without internet, ``lab`` says
+which files are missing and opens JupyterLab anyway; ``test`` stops with exit code 2.
+"""
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+MIN_PYTHON = (3, 10)
+ROOT = Path(__file__).resolve().parent
+DATASETS = ("20newsgroups", "webkb", "reuters21578", "smart_stoplist", "senseval")
+PYTEST_ARGS = (
+    "--nbval-lax",
+    "--nbval-current-env",
+    "--nbval-sanitize-with",
+    "tests/nbval_sanitize.cfg",
+    "--nbval-cell-timeout=300",
+    "-p",
+    "no:cacheprovider",
+)
+EXIT_NO_DATA = 2
+PYTEST_NO_TESTS = 5
+
+USAGE = """\
+usage: python3 run.py {lab,test} [extra arguments]
+
+  lab    create/update the environment (.venv), fetch the corpora, open JupyterLab on notebooks/.
+         Extra arguments go to `jupyter lab` (e.g. --no-browser --port 8890).
+  test   create/update the environment, check the corpora, run `ruff check .` and one pytest run
+         over tests/ and notebooks/ (nbval). Extra arguments go to pytest (e.g. -k em -x).
+
+environment variables:
+  SSLVIZ_VENV   where the environment lives (default: .venv beside run.py)
+  SSLVIZ_DATA   folder that holds the corpora (default: data/ beside run.py)
+"""
+
+
+def say(message):
+    """One progress line, flushed at once (subprocesses write to the same terminal)."""
+    print(f"[sslviz] {message}", flush=True)
+
+
+class Args:
+    """The parsed command line: ``command`` and the arguments passed through unchanged."""
+
+    def __init__(self, command, extra):
+        self.command = command
+        self.extra = list(extra)
+
+    def __repr__(self):
+        return f"Args(command={self.command!r}, extra={self.extra!r})"
+
+
+class UsageError(Exception):
+    pass
+
+
+def parse_args(argv):
+    """Split ``argv`` (without the program name) into the command and the pass-through arguments.
+
+    Everything after the command goes unchanged to ``jupyter lab`` or ``pytest``, including ``-h``
+    and ``--``. ``run.py -h`` / ``--help`` / ``help`` return ``Args("help", [])``.
+    """
+    argv = list(argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        return Args("help", [])
+    command, extra = argv[0], argv[1:]
+    if command not in ("lab", "test"):
+        raise UsageError(f"unknown command {command!r}; choose 'lab' or 'test'")
+    return Args(command, extra)
+
+
+# ---------------------------------------------------------------- the environment
+
+
+def venv_dir(root=ROOT, environ=None):
+    """``$SSLVIZ_VENV`` (relative paths are taken from the current folder) or ``<root>/.venv``."""
+    environ = os.environ if environ is None else environ
+    override = environ.get("SSLVIZ_VENV")
+    if override:
+        return Path(override).expanduser().resolve()
+    return Path(root) / ".venv"
+
+
+def venv_bin(venv, program):
+    """Path of ``program`` inside the environment (``bin/`` on POSIX, ``Scripts\\`` on Windows)."""
+    if os.name == "nt":
+        return Path(venv) / "Scripts" / f"{program}.exe"
+    return Path(venv) / "bin" / program
+
+
+def stamp_path(venv):
+    return Path(venv) / ".sslviz-stamp"
+
+
+def stamp_text(root=ROOT):
+    """What the stamp holds: ``sha256sum``-style line of pyproject.toml (digest, two spaces, path).
+
+    The path is part of it so that an environment shared via SSLVIZ_VENV by two clones is
+    reinstalled for the clone that uses it (``-e .`` points at one folder only).
+    """
+    pyproject = Path(root) / "pyproject.toml"
+    digest = hashlib.sha256(pyproject.read_bytes()).hexdigest()
+    return f"{digest}  {pyproject.resolve()}\n"
+
+
+def needs_install(venv, root=ROOT):
+    """True when the environment has no Python yet, no stamp, or a stamp of another pyproject."""
+    if not venv_bin(venv, "python").exists():
+        return True
+    try:
+        return stamp_path(venv).read_text(encoding="utf-8") != stamp_text(root)
+    except OSError:
+        return True
+
+
+def write_stamp(venv, root=ROOT):
+    """Record that ``pip install -e .[test]`` succeeded for the current pyproject.toml."""
+    target = stamp_path(venv)
+    tmp = target.with_name(target.name + ".part")
+    tmp.write_text(stamp_text(root), encoding="utf-8")
+    os.replace(tmp, target)
+
+
+def run(cmd, **kwargs):
+    """Run a command, return its exit code (it inherits stdin/stdout/stderr)."""
+    return subprocess.run([str(c) for c in cmd], **kwargs).returncode
+
+
+def ensure_environment(root=ROOT, venv=None):
+    """Create the environment if missing, install the project if pyproject.toml changed.
+
+    Returns the environment's Python. Exits with pip's or venv's exit code when a step fails.
+    """
+    venv = venv_dir(root) if venv is None else Path(venv)
+    python = venv_bin(venv, "python")
+    shown = _shown(venv, root)
+    pip = [python, "-m", "pip", "--disable-pip-version-check"]
+    created = not python.exists()
+    if created:
+        say(f"creating environment {shown} ...")
+        code = run([sys.executable, "-m", "venv", venv])
+        if code == 0:
+            # Editable installs from pyproject.toml alone need pip >= 21.3; Python 3.10 ships older.
+            say("updating pip inside the environment ...")
+            code = run([*pip, "install", "--quiet", "--upgrade", "pip"], cwd=root)
+        if code != 0:
+            say(
+                f"could not set up {shown} with {sys.executable} -m venv (exit code {code}). "
+                "On Debian/Ubuntu install the python3-venv package; or point SSLVIZ_VENV elsewhere."
+            )
+            sys.exit(code)
+    if needs_install(venv, root):
+        why = "first install" if created else "pyproject.toml changed"
+        say(f"installing sslviz and its dependencies into {shown} ({why}; about a minute) ...")
+        code = run([*pip, "install", "-e", ".[test]"], cwd=root)
+        if code != 0:
+            say(f"pip failed (exit code {code}); fix the message above and run this again.")
+            sys.exit(code)
+        write_stamp(venv, root)
+    else:
+        say(f"environment {shown} is up to date")
+    return python
+
+
+def _shown(path, root=ROOT):
+    try:
+        return str(Path(path).relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+# ---------------------------------------------------------------- the data
+
+
+def missing_data_message(missing, data_dir=None):
+    """Explain which corpus files are missing and how to point SSLVIZ_DATA at them.
+
+    Parameters
+    ----------
+    missing : list of str
+        File names the datasets registry expects (may be empty if they could not be listed).
+    data_dir : str or Path, optional
+        Where they were looked for.
+    """
+    where = f" in {data_dir}" if data_dir else ""
+    lines = [f"these data files are missing{where} and could not be downloaded:"]
+    if missing:
+        lines += [f"    {name}" for name in missing]
+    else:
+        lines.append("    (see the messages of `python -m sslviz.datasets fetch` above)")
+    lines += [
+        "Download them on a machine with internet (the official addresses are in data/README.md),",
+        "or copy them from a colleague, into one folder and tell sslviz where it is:",
+        "    SSLVIZ_DATA=/folder/that/holds/them python3 run.py lab",
+        "    SSLVIZ_DATA=/folder/that/holds/them python3 run.py test",
+        "(or `export SSLVIZ_DATA=/folder/that/holds/them` once in your shell profile).",
+    ]
+    return "\n".join(lines)
+
+
+def ensure_data(python, root=ROOT, datasets=DATASETS):
+    """Fetch the corpora the notebooks need.
+
+    Returns None when every file is present, else the list of missing file names (empty when they
+    could not be listed).
+
+    Contract with ``sslviz.datasets``: ``python -m sslviz.datasets fetch NAME...`` exits 0 when
+    every file of those datasets is present (found or downloaded and checked) and non-zero
+    otherwise; ``python -m sslviz.datasets missing NAME...`` prints the missing files, one per
+    line. If the second command is not available, the missing list stays empty and the message
+    refers to the fetch output.
+    """
+    say(f"checking data files ({', '.join(datasets)}) ...")
+    code = run([python, "-m", "sslviz.datasets", "fetch", *datasets], cwd=root)
+    if code == 0:
+        return None
+    listed = subprocess.run(
+        [str(python), "-m", "sslviz.datasets", "missing", *datasets],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    missing = []
+    if listed.returncode in (0, 1):
+        missing = [line.strip() for line in listed.stdout.splitlines() if line.strip()]
+    return missing
+
+
+def data_folder(root=ROOT, environ=None):
+    """``$SSLVIZ_DATA``, else ``<root>/data`` (the default of sslviz.datasets in a checkout)."""
+    environ = os.environ if environ is None else environ
+    return environ.get("SSLVIZ_DATA") or str(Path(root) / "data")
+
+
+def pytest_environ(root=ROOT, environ=None):
+    """The environment for pytest: ``SSLVIZ_DATA`` always set, so the ``realdata`` tests run."""
+    env = dict(os.environ if environ is None else environ)
+    env["SSLVIZ_DATA"] = data_folder(root, env)
+    return env
+
+
+# ---------------------------------------------------------------- the commands
+
+
+def notebooks_in_tests(root=ROOT):
+    """Notebooks under tests/ (nbval must only collect notebooks/, so there must be none)."""
+    return sorted(p for p in (Path(root) / "tests").rglob("*.ipynb"))
+
+
+def pytest_command(python, extra, root=ROOT):
+    """The single pytest run: unit tests and, if the folder exists, the notebooks (nbval)."""
+    paths = ["tests"]
+    if (Path(root) / "notebooks").is_dir():
+        paths.append("notebooks")
+    return [str(python), "-m", "pytest", *paths, *PYTEST_ARGS, *extra]
+
+
+def command_lab(args, root=ROOT):
+    python = ensure_environment(root)
+    missing = ensure_data(python, root)
+    if missing is not None:
+        say(missing_data_message(missing, data_folder(root)))
+        say("opening JupyterLab anyway; notebooks that need these files will stop with an error.")
+    jupyter = venv_bin(python.parent.parent, "jupyter")
+    cmd = [str(jupyter), "lab", "notebooks/", *args.extra]
+    say("starting " + " ".join(cmd[1:]) + " (stop with Ctrl-C) ...")
+    os.chdir(root)
+    os.execv(cmd[0], cmd)
+
+
+def command_test(args, root=ROOT):
+    python = ensure_environment(root)
+    missing = ensure_data(python, root)
+    if missing is not None:
+        say(missing_data_message(missing, data_folder(root)))
+        return EXIT_NO_DATA
+    stray = notebooks_in_tests(root)
+    if stray:
+        say("notebooks found under tests/ (nbval would run them); move them to notebooks/:")
+        for path in stray:
+            print(f"    {_shown(path, root)}")
+        return 2
+    say("ruff check . ...")
+    code = run([python, "-m", "ruff", "check", "."], cwd=root)
+    if code != 0:
+        say(f"ruff found problems (exit code {code}); `ruff check --fix .` repairs many of them.")
+        return code
+    cmd = pytest_command(python, args.extra, root)
+    say("running " + " ".join(cmd[2:]) + " ...")
+    code = run(cmd, cwd=root, env=pytest_environ(root))
+    if code == PYTEST_NO_TESTS:
+        say("pytest collected no tests (exit code 5): that is a failure here; check the arguments.")
+    elif code != 0:
+        say(f"tests failed (pytest exit code {code}).")
+    else:
+        say("all checks passed.")
+    return code
+
+
+def main(argv=None):
+    if sys.version_info < MIN_PYTHON:
+        found = ".".join(map(str, sys.version_info[:3]))
+        sys.stderr.write(
+            f"[sslviz] Python {found} is too old: sslviz needs Python 3.10 or newer. "
+            "Run this script with a newer python3 (e.g. python3.11 run.py ...).\n"
+        )
+        return 1
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+    except UsageError as error:
+        sys.stderr.write(f"{USAGE}\nrun.py: error: {error}\n")
+        return 2
+    if args.command == "help":
+        print(USAGE, end="")
+        return 0
+    try:
+        if args.command == "lab":
+            return command_lab(args)
+        return command_test(args)
+    except KeyboardInterrupt:
+        say("interrupted.")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

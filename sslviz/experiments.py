@@ -1,0 +1,139 @@
+"""Learning curves over seeded splits: the experiments behind the lectures' accuracy plots.
+
+A curve repeats, for every labeled-set size and every seed, one stratified split of a vectorized
+corpus (:func:`sslviz.splits.split_labeled`) and fits the supervised Naive Bayes (EM's iteration 0)
+and semi-supervised EM on it. Results are cached on disk (``sslviz.datasets.cache_dir()/curves``,
+an ``.npz`` keyed by the data and every parameter, written atomically), so re-running a notebook
+or moving a slider over recorded sizes costs nothing. Cost: ``len(sizes) × len(seeds)`` EM fits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from . import datasets
+from ._io import atomic_write_path
+from .em import SemiSupervisedNB, accuracy_by_iteration
+from .splits import split_labeled
+
+CACHE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class LearningCurve:
+    """Test accuracy of NB and EM for every labeled-set size (rows) and seed (columns)."""
+
+    sizes: np.ndarray  # (n_sizes,)
+    seeds: np.ndarray  # (n_seeds,)
+    nb_accuracy: np.ndarray  # (n_sizes, n_seeds)
+    em_accuracy: np.ndarray  # (n_sizes, n_seeds)
+    em_iterations: np.ndarray  # (n_sizes, n_seeds) EM iterations run
+
+    def at(self, size):
+        """(NB accuracies, EM accuracies) over the seeds at one recorded size."""
+        matches = np.flatnonzero(self.sizes == size)
+        if len(matches) == 0:
+            raise ValueError(f"size {size} was not run; the curve has sizes {self.sizes.tolist()}")
+        return self.nb_accuracy[matches[0]], self.em_accuracy[matches[0]]
+
+
+def split_accuracies(X, y, n_labeled, seed, *, test_rows, n_unlabeled, **em_params):
+    """Fit NB and EM on one seeded split; returns (NB accuracy, EM accuracy, EM iterations)."""
+    split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, test_rows=test_rows,
+                          random_state=seed)
+    X_train, y_train = X[split.train], split.semi_supervised_targets(y)
+    params = {**em_params, "record": "summary"}
+    nb = SemiSupervisedNB(**{**params, "max_iter": 0}).fit(X_train, y_train)
+    em = SemiSupervisedNB(**params).fit(X_train, y_train)
+    X_test, y_test = X[split.test], y[split.test]
+    return (float(np.mean(nb.predict(X_test) == y_test)),
+            float(np.mean(em.predict(X_test) == y_test)), em.n_iter_)
+
+
+def learning_curve(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True,
+                   progress=True, description="learning curve", **em_params):
+    """NB vs EM test accuracy over labeled-set sizes and seeds.
+
+    Parameters
+    ----------
+    X : sparse matrix of shape (n_documents, n_words)
+    y : ndarray of shape (n_documents,)
+    sizes : sequence of int
+        Labeled-set sizes (stratified over the classes).
+    seeds : sequence of int
+        One split per seed and size.
+    test_rows : array-like of int
+        Fixed test documents (e.g. the corpus' official test split).
+    n_unlabeled : int
+        Unlabeled documents drawn for every split.
+    **em_params
+        Parameters of :class:`SemiSupervisedNB` (``alpha``, ``unlabeled_weight``, ``max_iter``...).
+
+    Returns
+    -------
+    LearningCurve
+    """
+    sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
+    path = _cache_path(X, y, sizes, seeds, test_rows, n_unlabeled, em_params)
+    if use_cache and path.exists():
+        return _read_curve(path)
+    results = np.zeros((len(sizes), len(seeds), 3))
+    jobs = [(i, j) for i in range(len(sizes)) for j in range(len(seeds))]
+    for i, j in tqdm(jobs, desc=description, disable=not progress, leave=False):
+        results[i, j] = split_accuracies(X, y, sizes[i], seeds[j], test_rows=test_rows,
+                                         n_unlabeled=n_unlabeled, **em_params)
+    curve = LearningCurve(sizes, seeds, results[..., 0], results[..., 1],
+                          results[..., 2].astype(int))
+    if use_cache:
+        _write_curve(path, curve)
+    return curve
+
+
+def _cache_path(X, y, sizes, seeds, test_rows, n_unlabeled, em_params):
+    digest = hashlib.sha256()
+    for array in (X.data, X.indices, X.indptr, np.asarray(y), np.asarray(test_rows)):
+        digest.update(np.ascontiguousarray(array).tobytes())
+    digest.update(json.dumps({
+        "version": CACHE_VERSION, "sizes": sizes.tolist(), "seeds": seeds.tolist(),
+        "n_unlabeled": n_unlabeled, "em": {k: em_params[k] for k in sorted(em_params)},
+    }, sort_keys=True, default=str).encode())
+    return datasets.cache_dir() / "curves" / f"curve-{digest.hexdigest()[:24]}.npz"
+
+
+def _write_curve(path, curve):
+    with atomic_write_path(path) as tmp:
+        np.savez(tmp, sizes=curve.sizes, seeds=curve.seeds, nb_accuracy=curve.nb_accuracy,
+                 em_accuracy=curve.em_accuracy, em_iterations=curve.em_iterations)
+
+
+def _read_curve(path):
+    with np.load(path, allow_pickle=False) as f:
+        return LearningCurve(f["sizes"], f["seeds"], f["nb_accuracy"], f["em_accuracy"],
+                             f["em_iterations"])
+
+
+@dataclass(frozen=True)
+class EMRun:
+    """One seeded EM run: the split, the fitted model, and test accuracy at every iteration."""
+
+    split: object  # sslviz.splits.Split
+    model: SemiSupervisedNB
+    test_accuracy: np.ndarray  # (n_iterations,)
+
+
+def em_run(X, y, *, n_labeled, seed, n_unlabeled=None, per_class=False, test_rows=None,
+           **em_params):
+    """Split (seeded), fit :class:`SemiSupervisedNB` with a full trace, score every iteration.
+
+    Test rows default to every document outside the labeled and unlabeled sets.
+    """
+    split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, per_class=per_class,
+                          test_rows=test_rows, random_state=seed)
+    model = SemiSupervisedNB(**em_params).fit(X[split.train], split.semi_supervised_targets(y))
+    test = split.test if len(split.test) else np.setdiff1d(np.arange(len(y)), split.train)
+    return EMRun(split, model, accuracy_by_iteration(model, X[test], np.asarray(y)[test]))
