@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 
 import numpy as np
+from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from . import datasets
@@ -56,7 +57,7 @@ def split_accuracies(X, y, n_labeled, seed, *, test_rows, n_unlabeled, **em_para
 
 
 def learning_curve(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True,
-                   progress=True, description="learning curve", **em_params):
+                   progress=True, description="learning curve", n_jobs=None, **em_params):
     """NB vs EM test accuracy over labeled-set sizes and seeds.
 
     Parameters
@@ -71,6 +72,8 @@ def learning_curve(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True
         Fixed test documents (e.g. the corpus' official test split).
     n_unlabeled : int
         Unlabeled documents drawn for every split.
+    n_jobs : int or None
+        Fits run in parallel processes (joblib; ``-1`` = all cores). Results do not depend on it.
     **em_params
         Parameters of :class:`SemiSupervisedNB` (``alpha``, ``unlabeled_weight``, ``max_iter``...).
 
@@ -82,11 +85,14 @@ def learning_curve(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True
     path = _cache_path(X, y, sizes, seeds, test_rows, n_unlabeled, em_params)
     if use_cache and path.exists():
         return _read_curve(path)
-    results = np.zeros((len(sizes), len(seeds), 3))
-    jobs = [(i, j) for i in range(len(sizes)) for j in range(len(seeds))]
-    for i, j in tqdm(jobs, desc=description, disable=not progress, leave=False):
-        results[i, j] = split_accuracies(X, y, sizes[i], seeds[j], test_rows=test_rows,
-                                         n_unlabeled=n_unlabeled, **em_params)
+    jobs = [(int(size), int(seed)) for size in sizes for seed in seeds]
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator")
+    finished = parallel(delayed(split_accuracies)(X, y, size, seed, test_rows=test_rows,
+                                                  n_unlabeled=n_unlabeled, **em_params)
+                        for size, seed in jobs)
+    results = np.array(list(tqdm(finished, total=len(jobs), desc=description,
+                                 disable=not progress, leave=False)))
+    results = results.reshape(len(sizes), len(seeds), 3)
     curve = LearningCurve(sizes, seeds, results[..., 0], results[..., 1],
                           results[..., 2].astype(int))
     if use_cache:

@@ -28,7 +28,8 @@ from ._io import atomic_write_path
 #: Words with inner ``:``, ``.`` or ``'`` kept (``DD:DD``, ``D.D``, ``don't``), optional ``*``.
 TOKEN_PATTERN = r"(?u)\w+(?:[:.']\w+)*\*?"
 STOP_LISTS = ("smart", "sklearn")
-CACHE_VERSION = 1
+#: Bump when tokenization or any corpus loader changes what a document's text is.
+CACHE_VERSION = 2
 _DIGIT = re.compile(r"\d")
 
 

@@ -277,7 +277,7 @@ def test_missing_file_without_url_says_where_to_get_it(monkeypatch, folder):
 
 
 def test_corrupt_file_is_refused_with_both_checksums(monkeypatch, folder):
-    _register(monkeypatch, _toy_file())
+    _register(monkeypatch, _toy_file(url="file:///nowhere/toy.bin"))
     bad = folder / "toy.bin"
     bad.write_bytes(PAYLOAD[:-1])
     with pytest.raises(ChecksumMismatchError) as info:
@@ -287,6 +287,9 @@ def test_corrupt_file_is_refused_with_both_checksums(monkeypatch, folder):
     assert PAYLOAD_SHA in message and _sha(bad) in message and str(bad) in message
     assert "fetch toy" in message and "rm " in message
     assert info.value.expected == (PAYLOAD_SHA,) and info.value.actual == _sha(bad)
+    _register(monkeypatch, _toy_file(url=None))
+    with pytest.raises(ChecksumMismatchError, match="fresh copy from the test"):
+        locate("toy", data_dir=folder)
 
 
 def test_unverified_copy_is_accepted_with_a_warning_showing_its_sha(monkeypatch, folder):

@@ -205,7 +205,9 @@ def _mismatch_error(dataset: Dataset, data_file: DataFile, check: _Check) -> Che
         "The file is probably truncated or damaged (an interrupted copy or download?). Delete it"
         " and fetch it again:",
         f"    rm '{check.path}'",
-        f"    {_fetch_command(dataset)}",
+        f"    {_fetch_command(dataset)}"
+        if data_file.downloadable
+        else f"    (then get a fresh copy from {data_file.source})",
     ]
     return ChecksumMismatchError(
         "\n".join(lines), path=check.path, expected=expected, actual=check.actual
@@ -217,9 +219,17 @@ def _fetch_command(dataset: Dataset) -> str:
 
 
 def _missing_error(
-    dataset: Dataset, problems: list[tuple[DataFile, str]], folder: Path, origin: str
+    dataset: Dataset,
+    problems: list[tuple[DataFile, str]],
+    folder: Path,
+    origin: str,
+    *,
+    after_fetch: bool = False,
 ) -> DatasetMissingError:
-    """Build the student-facing message for files that are missing (``problems``: file, reason)."""
+    """Build the student-facing message for files that are missing (``problems``: file, reason).
+
+    ``after_fetch``: the message follows a failed download, so "run fetch" becomes "run it again".
+    """
     count = f"{len(problems)} file" + ("s" if len(problems) > 1 else "")
     lines = [f"Dataset {dataset.name!r} is missing {count}:"]
     for data_file, reason in problems:
@@ -227,7 +237,8 @@ def _missing_error(
         lines.append(f"  - {data_file.name} (accepted: {names}){': ' + reason if reason else ''}")
     lines.append(f"Looked in: {folder}  ({origin})")
     if any(data_file.downloadable for data_file, _ in problems):
-        lines += ["To download it, run:", f"    {_fetch_command(dataset)}"]
+        intro = "Once the problem is fixed (e.g. online again)" if after_fetch else "To download it"
+        lines += [f"{intro}, run:", f"    {_fetch_command(dataset)}"]
     lines += [
         "If a folder on your machine already holds these files (e.g. the course data folder), "
         "point sslviz at it before starting Python or Jupyter:",
@@ -412,7 +423,7 @@ def fetch(names=None, *, data_dir=None, progress=True) -> list[Path]:
             else:
                 paths.append(path)
         if problems:
-            failures.append(_missing_error(dataset, problems, folder, origin))
+            failures.append(_missing_error(dataset, problems, folder, origin, after_fetch=True))
     if failures:
         raise DatasetMissingError(
             "\n\n".join(str(error) for error in failures),

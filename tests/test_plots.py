@@ -1,0 +1,124 @@
+"""sslviz.plots.em: the artists drawn and how the update functions change them."""
+
+import numpy as np
+import pytest
+from matplotlib.colors import same_color
+from matplotlib.figure import Figure
+
+from sslviz.plots import (
+    plot_iteration_curve,
+    plot_learning_curve,
+    plot_word_columns,
+    update_iteration_marker,
+    update_size_marker,
+    update_word_columns,
+)
+from sslviz.plots.em import NEW_WORD_COLOR, OLD_WORD_COLOR
+
+
+@pytest.fixture
+def ax():
+    return Figure().add_subplot()
+
+
+# -- word columns ---------------------------------------------------------------------------------
+def test_word_columns_start_empty_with_the_requested_shape(ax):
+    artists = plot_word_columns(ax, 3, 4)
+    assert len(artists["headers"]) == 3
+    assert [len(column) for column in artists["cells"]] == [4, 4, 4]
+    texts = artists["headers"] + [cell for column in artists["cells"] for cell in column]
+    assert all(text.get_text() == "" for text in texts)
+    assert all(text.axes is ax for text in texts)
+    assert not ax.axison
+
+
+def test_update_word_columns_fills_texts_and_marks_new_words(ax):
+    artists = plot_word_columns(ax, 3, 3)
+    columns = [["the", "goal", "match"], ["goal", "team", "the"], ["team", "coach", "match"]]
+    update_word_columns(artists, ["it 0", "it 1", "it 2"], columns, highlight=2)
+
+    assert [h.get_text() for h in artists["headers"]] == ["it 0", "it 1", "it 2"]
+    for words, cells in zip(columns, artists["cells"], strict=True):
+        assert [cell.get_text() for cell in cells] == words
+    first = set(columns[0])
+    for c, (words, cells) in enumerate(zip(columns, artists["cells"], strict=True)):
+        for word, cell in zip(words, cells, strict=True):
+            new = c > 0 and word not in first
+            assert same_color(cell.get_color(), NEW_WORD_COLOR if new else OLD_WORD_COLOR), word
+            assert cell.get_fontweight() == ("bold" if new else "normal"), word
+    # "team" and "coach" are new; a word of the first column is never new, even in column 2
+    assert artists["cells"][1][1].get_fontweight() == "bold"
+    assert artists["cells"][2][2].get_fontweight() == "normal"
+    # only the highlighted header is coloured
+    assert [same_color(h.get_color(), NEW_WORD_COLOR) for h in artists["headers"]] == [
+        False, False, True]
+
+
+def test_update_word_columns_clears_what_the_previous_update_left(ax):
+    artists = plot_word_columns(ax, 3, 2)
+    update_word_columns(artists, ["a", "b", "c"], [["x", "y"], ["z", "w"], ["v", "u"]],
+                        highlight=2)
+    update_word_columns(artists, ["a"], [["x", "y"]], highlight=0)
+    assert [h.get_text() for h in artists["headers"]] == ["a", "", ""]
+    assert [[cell.get_text() for cell in col] for col in artists["cells"]] == [
+        ["x", "y"], ["", ""], ["", ""]]
+    assert same_color(artists["headers"][0].get_color(), NEW_WORD_COLOR)
+    assert not same_color(artists["headers"][2].get_color(), NEW_WORD_COLOR)
+
+
+# -- iteration curve ------------------------------------------------------------------------------
+def test_iteration_curve_draws_values_and_moves_its_marker(ax):
+    values = np.array([-30.0, -12.5, -11.0, -10.75])
+    artists = plot_iteration_curve(ax, values, ylabel="objective")
+    x, y = artists["line"].get_data()
+    np.testing.assert_array_equal(x, np.arange(4))
+    np.testing.assert_array_equal(y, values)
+    np.testing.assert_array_equal(np.ravel(artists["marker"].get_data()), [0, -30.0])
+    assert ax.get_ylabel() == "objective"
+    n_lines = len(ax.lines)
+
+    for i in (2, 3, 1):
+        assert update_iteration_marker(artists, i) is artists
+        mx, my = artists["marker"].get_data()
+        np.testing.assert_array_equal(mx, [i])
+        np.testing.assert_array_equal(my, [values[i]])
+    assert len(ax.lines) == n_lines
+    np.testing.assert_array_equal(artists["line"].get_ydata(), values)  # the curve is untouched
+
+
+# -- learning curve -------------------------------------------------------------------------------
+def test_learning_curve_line_is_mean_percent_and_band_spans_min_to_max(ax):
+    sizes = np.array([2, 8, 32])
+    accuracy = np.array([[0.40, 0.50, 0.45, 0.61],
+                         [0.70, 0.66, 0.72, 0.80],
+                         [0.90, 0.91, 0.88, 0.93]])
+    artists = plot_learning_curve(ax, sizes, accuracy, label="NB")
+    x, y = artists["line"].get_data()
+    np.testing.assert_array_equal(x, sizes)
+    np.testing.assert_allclose(y, accuracy.mean(axis=1) * 100)
+    assert artists["line"].get_label() == "NB"
+
+    vertices = np.concatenate([path.vertices for path in artists["band"].get_paths()])
+    for size, row in zip(sizes, accuracy, strict=True):
+        at_size = vertices[np.isclose(vertices[:, 0], size), 1]
+        assert len(at_size) > 0
+        np.testing.assert_allclose([at_size.min(), at_size.max()],
+                                   [row.min() * 100, row.max() * 100])
+    assert vertices[:, 1].min() == pytest.approx(accuracy.min() * 100)
+    assert vertices[:, 1].max() == pytest.approx(accuracy.max() * 100)
+    assert same_color(artists["band"].get_facecolor()[0][:3], artists["line"].get_color())
+    assert ax.get_xscale() == "log"
+
+
+def test_size_marker_is_created_once_then_moved(ax):
+    plot_learning_curve(ax, [2, 8, 32], np.full((3, 2), 0.5), label="NB")
+    before = len(ax.lines)
+    marker = update_size_marker(ax, None, 8)
+    assert len(ax.lines) == before + 1
+    np.testing.assert_array_equal(marker.get_xdata(), [8, 8])
+
+    for size in (32, 2):
+        assert update_size_marker(ax, marker, size) is marker
+        np.testing.assert_array_equal(marker.get_xdata(), [size, size])
+        assert len(ax.lines) == before + 1
+    np.testing.assert_array_equal(marker.get_ydata(), [0, 1])  # spans the axes' height
