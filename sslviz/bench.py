@@ -1,4 +1,4 @@
-"""Benchmarks: how close one EM iteration of :class:`~sslviz.em.SemiSupervisedNB` comes to its floor.
+"""Benchmarks: one EM iteration of :class:`~sslviz.em.SemiSupervisedNB` against its floor.
 
 ``python -m sslviz.bench em [--repeat N] [--subset all] [--stop-words smart]`` loads the full
 20 Newsgroups as word counts (:func:`sslviz.text.load_counts`, cached), draws a stratified labeled
@@ -204,7 +204,6 @@ def run_em_benchmark(X, y, *, n_labeled=100, alpha=0.1, seed=0, repeat=5, warmup
     full = em_iterations("full")
     times.update(rounds("EM (full)", {"em_full": lambda: next(full)}))
     full.close()
-    del full
     times["sklearn"] = []
     if sklearn:
         X_rep, y_rep = repeat_per_class(X_train, n_classes)
@@ -260,7 +259,8 @@ def format_em_table(result, *, title=""):
     lines += [
         f"{result['n_samples']} documents x {result['n_features']} words, nnz={result['nnz']:,}, "
         f"{result['n_classes']} classes, {result['n_labeled']} labeled, alpha={result['alpha']}; "
-        f"{result['repeat']} timed rounds after {result['warmup']} warm-up",
+        f"{result['repeat']} timed round{'s' * (result['repeat'] != 1)} after {result['warmup']} "
+        "warm-up",
         "",
         f"{'one EM iteration':{width}}  {'median ms':>9}  {'min ms':>9}",
     ]

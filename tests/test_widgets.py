@@ -149,6 +149,15 @@ def test_recent_iterations_are_shown_beside_iteration_zero(corpus, explorer):
                          corpus.vocabulary)
 
 
+def test_a_single_column_table_follows_the_iteration(corpus):
+    explorer = top_words_explorer(corpus, target="topic1", n_unlabeled=N_UNLABELED, k=K,
+                                  n_columns=1)
+    explorer.controls["iteration"].value = 2
+    assert explorer.last_error is None, explorer.error.value
+    headers, _ = table(explorer)
+    assert "iteration 2" in [h.get_text() for h in headers]
+
+
 def test_iteration_slider_ends_at_the_last_recorded_iteration(corpus, explorer):
     assert explorer.controls["iteration"].max == len(reference_run(corpus, 0).model.trace_) - 1
 
@@ -264,12 +273,13 @@ def hand_curve(seed):
 class FakeLive:
     """Records its calls; raises for the λ values in ``fail_at``."""
 
-    def __init__(self, nb=(0.5, 0.6), em=(0.7, 0.9), fail_at=()):
-        self.calls, self.nb, self.em, self.fail_at = [], np.array(nb), np.array(em), fail_at
+    def __init__(self, nb=(0.5, 0.6), em=(0.7, 0.9), fail_at=(), fail_sizes=()):
+        self.calls, self.nb, self.em = [], np.array(nb), np.array(em)
+        self.fail_at, self.fail_sizes = fail_at, fail_sizes
 
     def __call__(self, n_labeled, unlabeled_weight, alpha):
         self.calls.append((n_labeled, unlabeled_weight, alpha))
-        if unlabeled_weight in self.fail_at:
+        if unlabeled_weight in self.fail_at or n_labeled in self.fail_sizes:
             raise ValueError(f"cannot refit <{n_labeled}> at λ={unlabeled_weight}")
         return self.nb, self.em
 
@@ -359,6 +369,32 @@ def test_an_error_in_live_is_shown_then_cleared(curve_explorer, lives):
     assert curve_explorer.last_error is None
     assert curve_explorer.error.value == ""
     assert "unlabeled_weight=0.4" in curve_explorer.caption.value
+
+
+def test_a_failed_refit_leaves_the_figure_as_on_screen(curve_explorer, lives):
+    """After an error the image is not re-rendered, so the figure (which the export button saves)
+    must still be the one on screen: the size marker may not move before ``live`` succeeded."""
+    lives["SMART stop list"].fail_sizes = (16,)
+    curve_ax = curve_explorer.figure.axes[0]
+    curve_explorer.controls["n_labeled"].value = 16
+    assert isinstance(curve_explorer.last_error, ValueError)
+    [marker] = size_markers(curve_ax)
+    np.testing.assert_array_equal(marker.get_xdata(), [8, 8])
+    curve_explorer.controls["n_labeled"].value = 32
+    assert curve_explorer.last_error is None
+    [marker] = size_markers(curve_ax)
+    np.testing.assert_array_equal(marker.get_xdata(), [32, 32])
+
+
+def test_controls_that_refit_wait_for_the_mouse_release(curve_explorer, lives):
+    """Every change of n_labeled, λ or α calls ``live`` (a refit per seed, seconds on a real
+    corpus), so none of them may fire while the slider is dragged (CONVENTIONS: expensive
+    controls use continuous_update=False)."""
+    for name, value in (("n_labeled", 16), ("unlabeled_weight", 0.5), ("alpha", 0.3)):
+        calls = len(lives["SMART stop list"].calls)
+        curve_explorer.controls[name].value = value
+        assert len(lives["SMART stop list"].calls) == calls + 1, name  # it does refit
+        assert curve_explorer.controls[name].continuous_update is False, name
 
 
 def test_a_size_that_was_not_run_is_refused(curve_explorer, lives):

@@ -29,7 +29,7 @@ def update_word_columns(artists, headers, columns, *, highlight=None):
     """Fill the table: ``columns[c]`` is a list of words for header ``headers[c]``.
 
     Words not in the first column are drawn in colour and bold (what EM brought in); the column
-    whose index is ``highlight`` gets an underlined header.
+    whose index is ``highlight`` gets a coloured header.
     """
     first = set(columns[0]) if columns else set()
     for c, (header_text, cells) in enumerate(zip(artists["headers"], artists["cells"],

@@ -47,6 +47,8 @@ class Explorer(widgets.VBox):
         self.error = widgets.HTML()
         self.last_error = None
         self.redraw_seconds = float("nan")
+        self._layout_frozen = False
+        self._drawing = False
         self.export = export_control(lambda: self.figure, name, self.params)
         control_box = widgets.HBox(list(extra_controls) + list(self.controls.values()),
                                    layout=widgets.Layout(flex_flow="row wrap"))
@@ -66,6 +68,7 @@ class Explorer(widgets.VBox):
     def redraw(self):
         """Update the artists for the current values, render the figure, refresh the caption."""
         start = time.perf_counter()
+        self._drawing = True
         try:
             self._update(self.values())
             self.image.value = self._render()
@@ -74,6 +77,8 @@ class Explorer(widgets.VBox):
             self.error.value = (f"<span style='color:#b00'><b>{type(error).__name__}</b>: "
                                 f"{html.escape(str(error))}</span>")
             return
+        finally:
+            self._drawing = False
         self.last_error = None
         self.error.value = ""
         self.caption.value = self.describe()
@@ -84,11 +89,19 @@ class Explorer(widgets.VBox):
         return ", ".join(f"{key}={_short(value)}" for key, value in self.params().items())
 
     def _on_change(self, _change):
+        if self._drawing:  # a control adjusted by ``update`` itself (e.g. a slider's max)
+            return
         self.redraw()
 
     def _render(self):
         buffer = io.BytesIO()
-        self.figure.savefig(buffer, format="png", dpi=self._dpi)
+        self.figure.savefig(buffer, format="png", dpi=self._dpi,
+                            pil_kwargs={"compress_level": 1})
+        if self.figure.get_layout_engine() is not None and not self._layout_frozen:
+            # The layout engine draws the figure once more on every save; after the first
+            # render the axes keep their places, so later (replay) redraws skip that pass.
+            self.figure.set_layout_engine("none")
+            self._layout_frozen = True
         return buffer.getvalue()
 
 

@@ -94,7 +94,9 @@ def _cached_runs(corpus, **settings):
 
 
 def _columns_to_show(current, n_columns):
-    """Iteration 0 and the most recent iterations up to ``current``."""
+    """Iteration 0 and the most recent iterations up to ``current`` (just ``current`` if 1)."""
+    if n_columns == 1:
+        return [current]
     recent = list(range(max(1, current - n_columns + 2), current + 1))
     return [0] + recent if current > 0 else [0]
 
@@ -138,8 +140,8 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
     names = list(curves)
     sizes = curves[names[0]].sizes.tolist()
     controls = {
-        "n_labeled": widgets.SelectionSlider(options=sizes, value=size,
-                                             description="labeled docs"),
+        "n_labeled": widgets.SelectionSlider(options=sizes, value=size, description="labeled docs",
+                                             continuous_update=False),
         "features": widgets.Dropdown(options=names, description="features"),
         "unlabeled_weight": widgets.FloatSlider(unlabeled_weight, min=0, max=1, step=0.1,
                                                 description="λ", continuous_update=False),
@@ -161,9 +163,9 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
     state = {"marker": None}
 
     def update(values):
-        state["marker"] = update_size_marker(curve_ax, state["marker"], values["n_labeled"])
         nb, em = live[values["features"]](values["n_labeled"], values["unlabeled_weight"],
-                                          values["alpha"])
+                                          values["alpha"])  # may fail: change nothing before
+        state["marker"] = update_size_marker(curve_ax, state["marker"], values["n_labeled"])
         _draw_live_point(point_ax, nb, em, values, colors)
 
     return Explorer("04_em_naive_bayes-learning_curve", figure, controls, update)

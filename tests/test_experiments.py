@@ -1,0 +1,174 @@
+"""sslviz.experiments on a small clustered corpus: split accuracies, learning curves, EM runs.
+
+Every test points ``SSLVIZ_CACHE`` at a temporary folder. Tests marked ``xfail(strict=True)``
+document bugs reported to the lead.
+"""
+
+import re
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.naive_bayes import MultinomialNB
+
+import sslviz.experiments
+from sslviz.em import SemiSupervisedNB
+from sslviz.experiments import LearningCurve, em_run, learning_curve, split_accuracies
+from sslviz.splits import split_labeled
+
+
+def make_corpus(n_docs=240, n_words=40, seed=0):
+    """Three topics, each with its own frequent words (as in tests/test_em.py)."""
+    rng = np.random.default_rng(seed)
+    y = np.arange(n_docs) % 3
+    rates = np.full((3, n_words), 0.5)
+    for c in range(3):
+        rates[c, c * 6:(c + 1) * 6] = 1.2
+    return sp.csr_matrix(rng.poisson(rates[y])), y
+
+
+X, Y = make_corpus()
+TEST_ROWS = np.arange(180, 240)
+CURVE = dict(sizes=[3, 6, 12], seeds=[0, 1], test_rows=TEST_ROWS, n_unlabeled=120,
+             progress=False, alpha=0.5, max_iter=5)
+
+
+def refuse(*args, **kwargs):
+    raise AssertionError("refitted although the curve is cached")
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("SSLVIZ_CACHE", str(folder))
+    return folder
+
+
+def test_split_accuracies_equals_a_manual_computation():
+    nb_acc, em_acc, n_iter = split_accuracies(X, Y, 6, 3, test_rows=TEST_ROWS, n_unlabeled=120,
+                                              alpha=0.5, unlabeled_weight=0.3, max_iter=7)
+    split = split_labeled(Y, 6, n_unlabeled=120, test_rows=TEST_ROWS, random_state=3)
+    labeled = split.labeled
+    # NB: scikit-learn's MultinomialNB on the labeled rows with the prior smoothed as EM does
+    prior = (np.bincount(Y[labeled], minlength=3) + 0.5) / (len(labeled) + 3 * 0.5)
+    nb = MultinomialNB(alpha=0.5, class_prior=prior).fit(X[labeled], Y[labeled])
+    assert nb_acc == np.mean(nb.predict(X[TEST_ROWS]) == Y[TEST_ROWS])
+    # EM: SemiSupervisedNB on labeled rows (labels) + unlabeled rows (-1)
+    rows = np.concatenate([labeled, split.unlabeled])
+    y_semi = np.concatenate([Y[labeled], np.full(120, -1)])
+    em = SemiSupervisedNB(alpha=0.5, unlabeled_weight=0.3, max_iter=7).fit(X[rows], y_semi)
+    assert em_acc == np.mean(em.predict(X[TEST_ROWS]) == Y[TEST_ROWS])
+    assert n_iter == em.n_iter_ and 1 <= n_iter <= 7
+    assert isinstance(nb_acc, float) and isinstance(em_acc, float)
+
+
+def test_learning_curve_shapes_and_values():
+    curve = learning_curve(X, Y, use_cache=False, **CURVE)
+    assert curve.sizes.tolist() == [3, 6, 12] and curve.seeds.tolist() == [0, 1]
+    for name in ("nb_accuracy", "em_accuracy", "em_iterations"):
+        assert getattr(curve, name).shape == (3, 2)
+    assert curve.em_iterations.dtype.kind == "i"
+    assert np.all((curve.em_iterations >= 1) & (curve.em_iterations <= 5))
+    assert np.all((curve.nb_accuracy >= 0) & (curve.nb_accuracy <= 1))
+    # every cell is split_accuracies at that size and seed
+    params = {k: CURVE[k] for k in ("test_rows", "n_unlabeled", "alpha", "max_iter")}
+    expected = split_accuracies(X, Y, 6, 1, **params)
+    assert (curve.nb_accuracy[1, 1], curve.em_accuracy[1, 1],
+            curve.em_iterations[1, 1]) == expected
+    # EM helps on this corpus with few labels (a sanity check of what is stored where)
+    assert curve.em_accuracy[0].mean() > curve.nb_accuracy[0].mean()
+
+
+def test_learning_curve_is_deterministic():
+    a = learning_curve(X, Y, use_cache=False, **CURVE)
+    b = learning_curve(X, Y, use_cache=False, **CURVE)
+    for name in ("nb_accuracy", "em_accuracy", "em_iterations"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+    other = learning_curve(X, Y, use_cache=False, **{**CURVE, "seeds": [5, 6]})
+    assert not np.array_equal(a.nb_accuracy, other.nb_accuracy)
+
+
+def test_learning_curve_second_call_reads_the_cache(cache, monkeypatch):
+    first = learning_curve(X, Y, **CURVE)
+    files = list((cache / "curves").iterdir())
+    assert len(files) == 1 and files[0].suffix == ".npz"
+    monkeypatch.setattr(sslviz.experiments, "split_accuracies", refuse)
+    second = learning_curve(X, Y, **CURVE)
+    for name in ("sizes", "seeds", "nb_accuracy", "em_accuracy", "em_iterations"):
+        np.testing.assert_array_equal(getattr(first, name), getattr(second, name))
+        assert getattr(first, name).dtype == getattr(second, name).dtype
+    with np.load(files[0], allow_pickle=False) as f:
+        assert all(f[key].dtype.kind != "O" for key in f.files)
+    # another parameter is another curve: it must be computed
+    with pytest.raises(AssertionError, match="refitted"):
+        learning_curve(X, Y, **{**CURVE, "alpha": 1.0})
+    with pytest.raises(AssertionError, match="refitted"):
+        learning_curve(X, Y, **{**CURVE, "n_unlabeled": 100})
+    assert not list(cache.rglob("*.part*"))
+
+
+def test_learning_curve_use_cache_false_writes_nothing(cache):
+    learning_curve(X, Y, use_cache=False, **CURVE)
+    assert not cache.exists() or not any(cache.rglob("*"))
+
+
+@pytest.mark.xfail(strict=True, reason="experiments.py bug (reported): the cache key ignores "
+                   "X.shape, so X with extra empty columns (another alpha*|W|) hits the cache")
+def test_learning_curve_cache_key_includes_the_number_of_words(monkeypatch):
+    learning_curve(X, Y, **CURVE)
+    wider = sp.hstack([X, sp.csr_matrix((X.shape[0], 5), dtype=X.dtype)], format="csr")
+    monkeypatch.setattr(sslviz.experiments, "split_accuracies", refuse)
+    with pytest.raises(AssertionError, match="refitted"):
+        learning_curve(wider, Y, **CURVE)
+
+
+def test_learning_curve_at():
+    curve = learning_curve(X, Y, use_cache=False, **CURVE)
+    nb, em = curve.at(6)
+    np.testing.assert_array_equal(nb, curve.nb_accuracy[1])
+    np.testing.assert_array_equal(em, curve.em_accuracy[1])
+    message = "size 7 was not run; the curve has sizes [3, 6, 12]"
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        curve.at(7)
+
+
+def test_learning_curve_at_on_a_hand_made_curve():
+    curve = LearningCurve(np.array([10, 20]), np.array([0]), np.array([[0.1], [0.2]]),
+                          np.array([[0.3], [0.4]]), np.array([[1], [2]]))
+    assert curve.at(20) == (np.array([0.2]), np.array([0.4]))
+    with pytest.raises(ValueError, match=re.escape("size 30 was not run; the curve has sizes "
+                                                   "[10, 20]")):
+        curve.at(30)
+
+
+def test_em_run_scores_every_recorded_iteration():
+    run = em_run(X, Y, n_labeled=6, seed=2, n_unlabeled=100, alpha=0.5, max_iter=6)
+    model, split = run.model, run.split
+    assert len(run.test_accuracy) == len(model.trace_) == model.n_iter_ + 1
+    test = np.setdiff1d(np.arange(len(Y)), split.train)  # the default test rows
+    assert len(test) == len(Y) - 106
+    assert run.test_accuracy[-1] == np.mean(model.predict(X[test]) == Y[test])
+    nb = SemiSupervisedNB(alpha=0.5, max_iter=0).fit(X[split.train],
+                                                     split.semi_supervised_targets(Y))
+    assert run.test_accuracy[0] == np.mean(nb.predict(X[test]) == Y[test])
+    again = em_run(X, Y, n_labeled=6, seed=2, n_unlabeled=100, alpha=0.5, max_iter=6)
+    np.testing.assert_array_equal(again.test_accuracy, run.test_accuracy)
+
+
+def test_em_run_with_test_rows_and_per_class():
+    run = em_run(X, Y, n_labeled=2, seed=0, per_class=True, test_rows=TEST_ROWS, alpha=0.5,
+                 max_iter=3)
+    np.testing.assert_array_equal(run.split.test, TEST_ROWS)
+    assert np.bincount(Y[run.split.labeled]).tolist() == [2, 2, 2]
+    assert len(run.split.unlabeled) == 240 - 60 - 6
+    assert len(run.test_accuracy) == len(run.model.trace_)
+    expected = np.mean(run.model.predict(X[TEST_ROWS]) == Y[TEST_ROWS])
+    assert run.test_accuracy[-1] == expected
+
+
+@pytest.mark.xfail(strict=True, reason="experiments.py bug (reported): with the defaults "
+                   "(n_unlabeled=None, no test rows) no row is left to test on and em_run "
+                   "raises 'Found array with 0 sample(s)'")
+def test_em_run_with_default_unlabeled_pool():
+    run = em_run(X, Y, n_labeled=6, seed=0, max_iter=2)
+    assert len(run.test_accuracy) == len(run.model.trace_)
