@@ -102,7 +102,8 @@ def learning_curve(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True
 
 def _cache_path(X, y, sizes, seeds, test_rows, n_unlabeled, em_params):
     digest = hashlib.sha256()
-    for array in (X.data, X.indices, X.indptr, np.asarray(y), np.asarray(test_rows)):
+    for array in (np.array(X.shape), X.data, X.indices, X.indptr, np.asarray(y),
+                  np.asarray(test_rows)):
         digest.update(np.ascontiguousarray(array).tobytes())
     digest.update(json.dumps({
         "version": CACHE_VERSION, "sizes": sizes.tolist(), "seeds": seeds.tolist(),
@@ -142,4 +143,7 @@ def em_run(X, y, *, n_labeled, seed, n_unlabeled=None, per_class=False, test_row
                           test_rows=test_rows, random_state=seed)
     model = SemiSupervisedNB(**em_params).fit(X[split.train], split.semi_supervised_targets(y))
     test = split.test if len(split.test) else np.setdiff1d(np.arange(len(y)), split.train)
+    if len(test) == 0:
+        raise ValueError("no documents are left to test on: pass test_rows, or n_unlabeled "
+                         "smaller than the documents left after the labeled ones")
     return EMRun(split, model, accuracy_by_iteration(model, X[test], np.asarray(y)[test]))

@@ -30,7 +30,11 @@ class Split:
     def semi_supervised_targets(self, y) -> np.ndarray:
         """Targets for :attr:`train`: true labels on labeled rows, ``-1`` on unlabeled rows."""
         y = np.asarray(y)
-        return np.concatenate([y[self.labeled], np.full(len(self.unlabeled), UNLABELED)])
+        if y.dtype.kind in "iu":
+            return np.concatenate([y[self.labeled], np.full(len(self.unlabeled), UNLABELED)])
+        targets = np.full(len(self.labeled) + len(self.unlabeled), UNLABELED, dtype=object)
+        targets[: len(self.labeled)] = y[self.labeled]
+        return targets
 
 
 def split_labeled(y, n_labeled, *, n_unlabeled=None, n_test=None, per_class=False,
@@ -93,7 +97,8 @@ def split_labeled(y, n_labeled, *, n_unlabeled=None, n_test=None, per_class=Fals
 def _sample_class(y, rows, label, n, rng) -> np.ndarray:
     members = rows[y[rows] == label]
     if len(members) < n:
-        raise ValueError(f"class {label!r} has only {len(members)} rows left; {n} were asked for")
+        raise ValueError(f"class {_plain(label)!r} has only {len(members)} rows left; "
+                         f"{n} were asked for")
     return rng.choice(members, size=n, replace=False)
 
 
@@ -104,11 +109,17 @@ def _stratified_sample(y, rows, n, rng) -> np.ndarray:
         raise ValueError(f"asked for {n} rows but only {len(rows)} are available")
     exact = counts / counts.sum() * n
     quota = np.maximum(np.floor(exact).astype(int), 1)
-    while quota.sum() > n:
-        quota[np.argmax(quota - exact)] -= 1
+    while quota.sum() > n:  # take back from classes that keep at least one row
+        excess = np.where(quota > 1, quota - exact, -np.inf)
+        quota[np.argmax(excess)] -= 1
     remainder = exact - quota
     for index in np.argsort(-remainder)[: n - quota.sum()]:
         quota[index] += 1
     return np.concatenate(
         [_sample_class(y, rows, c, q, rng) for c, q in zip(classes, quota, strict=True)]
     )
+
+
+def _plain(label):
+    """A numpy scalar as the Python value it holds (so messages read ``3``, not ``np.int64(3)``)."""
+    return label.item() if isinstance(label, np.generic) else label

@@ -1,7 +1,6 @@
 """sslviz.experiments on a small clustered corpus: split accuracies, learning curves, EM runs.
 
-Every test points ``SSLVIZ_CACHE`` at a temporary folder. Tests marked ``xfail(strict=True)``
-document bugs reported to the lead.
+Every test points ``SSLVIZ_CACHE`` at a temporary folder.
 """
 
 import re
@@ -112,8 +111,6 @@ def test_learning_curve_use_cache_false_writes_nothing(cache):
     assert not cache.exists() or not any(cache.rglob("*"))
 
 
-@pytest.mark.xfail(strict=True, reason="experiments.py bug (reported): the cache key ignores "
-                   "X.shape, so X with extra empty columns (another alpha*|W|) hits the cache")
 def test_learning_curve_cache_key_includes_the_number_of_words(monkeypatch):
     learning_curve(X, Y, **CURVE)
     wider = sp.hstack([X, sp.csr_matrix((X.shape[0], 5), dtype=X.dtype)], format="csr")
@@ -166,9 +163,6 @@ def test_em_run_with_test_rows_and_per_class():
     assert run.test_accuracy[-1] == expected
 
 
-@pytest.mark.xfail(strict=True, reason="experiments.py bug (reported): with the defaults "
-                   "(n_unlabeled=None, no test rows) no row is left to test on and em_run "
-                   "raises 'Found array with 0 sample(s)'")
-def test_em_run_with_default_unlabeled_pool():
-    run = em_run(X, Y, n_labeled=6, seed=0, max_iter=2)
-    assert len(run.test_accuracy) == len(run.model.trace_)
+def test_em_run_without_rows_to_test_on_says_how_to_fix_it():
+    with pytest.raises(ValueError, match="no documents are left to test on: pass test_rows"):
+        em_run(X, Y, n_labeled=6, seed=0, max_iter=2)

@@ -1,7 +1,5 @@
 """split_labeled and Split: disjoint, sorted, exactly sized, stratified, seeded.
 
-Tests marked ``xfail(strict=True)`` document bugs reported to the lead; they start passing (and
-then fail as XPASS, so the marker gets removed) when ``sslviz/splits.py`` is fixed.
 """
 
 import re
@@ -50,8 +48,6 @@ def test_stratified_exact_shares_are_met_exactly():
     assert counts.tolist() == [12, 6, 4, 2]
 
 
-@pytest.mark.xfail(strict=True, reason="splits.py bug (reported): the quota reduction can take a "
-                   "small class's only labeled row, though n_labeled >= n_classes")
 @pytest.mark.parametrize("sizes, n_labeled, expected", [
     ([1, 1, 98], 3, [1, 1, 1]),
     ([60, 30, 20, 10], 4, [1, 1, 1, 1]),  # gives [2, 1, 1, 0]
@@ -137,8 +133,6 @@ def test_split_is_frozen():
         split.labeled = np.array([2])
 
 
-@pytest.mark.xfail(strict=True, reason="splits.py bug (reported): with string labels the -1 "
-                   "marker becomes the string '-1', which SemiSupervisedNB takes for a class")
 def test_semi_supervised_targets_with_string_labels_keep_minus_one():
     y = np.array(["a", "b", "c"])[np.arange(30) % 3]
     split = split_labeled(y, 3, random_state=0)
@@ -176,8 +170,6 @@ def test_error_class_too_small_after_test_rows():
         split_labeled(Y, 3, per_class=True, test_rows=test_rows, random_state=0)
 
 
-@pytest.mark.xfail(strict=True, reason="splits.py message (reported): numpy 2 prints the class "
-                   "as np.int64(3) instead of 3")
 def test_error_class_too_small_names_the_class_plainly():
     message = "class 3 has only 10 rows left; 11 were asked for"
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
