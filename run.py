@@ -271,14 +271,24 @@ def pytest_command(python, extra, root=ROOT):
     return [str(python), "-m", "pytest", *paths, *PYTEST_ARGS, *extra]
 
 
+def lab_command(jupyter, extra, *, is_root=None):
+    """``jupyter lab notebooks/ ...``; as root (containers, classroom VMs) add ``--allow-root``,
+    without which JupyterLab refuses to start."""
+    if is_root is None:
+        is_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    cmd = [str(jupyter), "lab", "notebooks/", *extra]
+    if is_root and "--allow-root" not in extra:
+        cmd.append("--allow-root")
+    return cmd
+
+
 def command_lab(args, root=ROOT):
     python = ensure_environment(root)
     missing = ensure_data(python, root)
     if missing is not None:
         say(missing_data_message(missing, data_folder(root)))
         say("opening JupyterLab anyway; notebooks that need these files will stop with an error.")
-    jupyter = venv_bin(python.parent.parent, "jupyter")
-    cmd = [str(jupyter), "lab", "notebooks/", *args.extra]
+    cmd = lab_command(venv_bin(python.parent.parent, "jupyter"), args.extra)
     say("starting " + " ".join(cmd[1:]) + " (stop with Ctrl-C) ...")
     os.chdir(root)
     os.execv(cmd[0], cmd)

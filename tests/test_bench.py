@@ -176,7 +176,7 @@ def test_command_line_prints_the_table(monkeypatch, capsys):
     assert kwargs == {"subset": "train"}
     out = capsys.readouterr().out
     for text in ("(a) floor", "(a-prime) floor", 'record="summary"', 'record="full"',
-                 "scikit-learn", "EM / floor", "target <= 1.3", "target >= 10",
+                 "scikit-learn", "EM / floor", "CPU times", "target <= 1.3", "target >= 10",
                  "1 timed round after 1 warm-up"):
         assert text in out
 

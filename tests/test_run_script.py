@@ -278,7 +278,7 @@ def test_lab_command_opens_jupyterlab_even_without_data(run_script, recorded, mo
     assert "webkb.tar.gz" in out and "SSLVIZ_DATA" in out
     ((path, argv),) = execs
     assert Path(path) == root / ".venv" / "bin" / "jupyter"
-    assert argv[1:] == ["lab", "notebooks/", "--no-browser", "--port", "8899"]
+    assert argv[1:6] == ["lab", "notebooks/", "--no-browser", "--port", "8899"]
     assert chdirs == [root]
 
 
@@ -347,3 +347,11 @@ def test_gitignore(path, ignored):
         [git, "check-ignore", "--no-index", "-q", path], cwd=ROOT, capture_output=True
     )
     assert result.returncode == (0 if ignored else 1), result.stderr
+
+
+def test_lab_command_allows_root_only_when_running_as_root(run_script):
+    run = run_script
+    assert run.lab_command("jupyter", ["--no-browser"], is_root=False) == [
+        "jupyter", "lab", "notebooks/", "--no-browser"]
+    assert run.lab_command("jupyter", [], is_root=True)[-1] == "--allow-root"
+    assert run.lab_command("jupyter", ["--allow-root"], is_root=True).count("--allow-root") == 1

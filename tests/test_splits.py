@@ -1,5 +1,7 @@
 """split_labeled and Split: disjoint, sorted, exactly sized, stratified, seeded.
 
+A test marked ``xfail(strict=True)`` documents a bug reported to the lead; once the bug is fixed
+it passes, fails as XPASS, and the marker is removed.
 """
 
 import re
@@ -72,6 +74,16 @@ def test_test_rows_are_kept_and_excluded_from_the_other_sets():
     np.testing.assert_array_equal(split.test, np.sort(test_rows))
     assert np.all(split.labeled % 4 != 0) and np.all(split.unlabeled % 4 != 0)
     assert len(split.labeled) + len(split.unlabeled) == len(Y) - len(test_rows)
+
+
+@pytest.mark.xfail(strict=True, reason="splits.py regression (reported, from the quota fix of "
+                   "26be9b9): n_test < n_classes drives a quota to -1 and numpy raises "
+                   "'Negative dimensions are not allowed'")
+def test_n_test_smaller_than_the_number_of_classes_takes_the_largest_classes():
+    split = split_labeled(Y, 8, n_test=2, random_state=0)
+    check_partition(split, len(Y))
+    assert np.bincount(Y[split.test], minlength=4).tolist() == [1, 1, 0, 0]
+    assert np.all(np.bincount(Y[split.labeled], minlength=4) >= 1)
 
 
 def test_test_rows_win_over_n_test():

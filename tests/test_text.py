@@ -106,6 +106,7 @@ def test_stop_words_are_removed_after_lowercasing():
 def test_smart_stop_list_from_the_real_file(real_data_dir, monkeypatch):
     monkeypatch.setenv("SSLVIZ_DATA", str(real_data_dir))
     words = stop_list("smart")
+    assert len(words) == 570  # 571 lines after the comment, "would" twice
     assert {"a", "a's", "about", "the", "x", "yourselves"} <= words
     assert not any(word.startswith("#") for word in words)
     counts = tokens(["A's about the time you came, x marks it's spot"],
