@@ -334,6 +334,8 @@ class _Problem:
     allowed: np.ndarray  # (n_samples, n_comp) bool: components a row may belong to
     unlabeled: np.ndarray  # bool mask of unlabeled rows
     weights: np.ndarray  # z_x: 1 for labeled rows, λ for unlabeled rows
+    unlabeled_weight: float
+    doc_lengths: np.ndarray  # words per row: gives the M-step's normaliser in O(n K)
     n_classes: int
     n_components: int
 
@@ -345,7 +347,9 @@ class _Problem:
         component_class = np.repeat(np.arange(len(classes)), n_components)
         allowed = (component_class[None, :] == class_index[:, None]) | unlabeled[:, None]
         weights = np.where(unlabeled, float(unlabeled_weight), 1.0)
-        return cls(X, X.T.tocsr(), allowed, unlabeled, weights, len(classes), n_components)
+        doc_lengths = np.asarray(X.sum(axis=1)).ravel()
+        return cls(X, X.T.tocsr(), allowed, unlabeled, weights, float(unlabeled_weight),
+                   doc_lengths, len(classes), n_components)
 
     def class_posteriors(self, resp):
         """Sum component responsibilities per class: (n, n_comp) -> (n, n_classes)."""
@@ -377,35 +381,52 @@ class _State:
     annealed_objective: float = np.nan  # the same with (1/beta) log Σ exp(beta ·): DAEM's target
 
     def with_e_step(self, problem, beta):
-        """E-step at inverse temperature ``beta``, from one product ``X @ log θ.T``."""
-        joint = np.asarray(problem.X @ self.log_prob.T) + self.log_prior
-        joint = np.where(problem.allowed, joint, -np.inf)
-        doc_ll = logsumexp(joint, axis=1)
-        posteriors = np.exp(joint - doc_ll[:, None])
-        if beta == 1.0:
-            resp, annealed_ll = posteriors, doc_ll
-        else:
+        """E-step at inverse temperature ``beta``, from one product ``X @ log θ.T``.
+
+        The product goes through ``XT.T`` (a CSC view of X), which reads log θ in order and is
+        about 2.5× faster than the CSR product; log-sum-exp is done by hand so that the
+        exponentials serve both the posteriors and the log-likelihood.
+        """
+        joint = np.asarray(problem.XT.T @ self.log_prob.T)
+        joint += self.log_prior
+        np.copyto(joint, -np.inf, where=~problem.allowed)
+        top = joint.max(axis=1, keepdims=True)
+        posteriors = np.exp(joint - top)
+        total = posteriors.sum(axis=1, keepdims=True)
+        posteriors /= total
+        doc_ll = (top + np.log(total)).ravel()
+        lam, unlabeled = problem.unlabeled_weight, problem.unlabeled
+        prior_term = self.alpha * (self.log_prior.sum() + self.log_prob.sum())
+        labeled_ll, unlabeled_ll = float(doc_ll[~unlabeled].sum()), float(doc_ll[unlabeled].sum())
+        objective = labeled_ll + lam * unlabeled_ll + prior_term
+        resp, annealed = posteriors, objective
+        if beta != 1.0:
             annealed_ll = logsumexp(beta * joint, axis=1)
             resp = np.exp(beta * joint - annealed_ll[:, None])
-            annealed_ll = annealed_ll / beta
-        prior_term = self.alpha * (self.log_prior.sum() + self.log_prob.sum())
-        return replace(
-            self, resp=resp, posteriors=posteriors,
-            labeled_ll=float(doc_ll[~problem.unlabeled].sum()),
-            unlabeled_ll=float(doc_ll[problem.unlabeled].sum()),
-            objective=float(problem.weights @ doc_ll + prior_term),
-            annealed_objective=float(problem.weights @ annealed_ll + prior_term),
-        )
+            annealed_ll /= beta
+            annealed = (annealed_ll[~unlabeled].sum() + lam * annealed_ll[unlabeled].sum()
+                        + prior_term)
+        return replace(self, resp=resp, posteriors=posteriors, labeled_ll=labeled_ll,
+                       unlabeled_ll=unlabeled_ll, objective=float(objective),
+                       annealed_objective=float(annealed))
 
 
 def _m_step(problem, state, alpha):
-    """MAP re-estimation from the responsibilities of ``state`` (eq. 6-7 with EM-λ weights)."""
+    """MAP re-estimation from the responsibilities of ``state`` (eq. 6-7 with EM-λ weights).
+
+    Counting is ``X.T @ (z · R)``; smoothing and the log are applied in place on that fresh
+    array, and the normaliser comes from the documents' lengths (O(n K), not O(V K)).
+    """
     weighted = state.resp * problem.weights[:, None]
-    return _parameters_from_counts(
-        component_counts=weighted.sum(axis=0),
-        word_counts=np.asarray(problem.XT @ weighted).T,
-        alpha=alpha,
-    )
+    log_prob = np.asarray(problem.XT @ weighted)  # (n_features, n_comp) expected counts
+    # (no BLAS call here: on long vectors OpenBLAS leaves a thread spinning that slows EM)
+    totals = (weighted * problem.doc_lengths[:, None]).sum(axis=0) + alpha * log_prob.shape[0]
+    log_prob += alpha
+    np.log(log_prob, out=log_prob)
+    log_prob -= np.log(totals)
+    smoothed_prior = weighted.sum(axis=0) + alpha
+    log_prior = np.log(smoothed_prior) - np.log(smoothed_prior.sum())
+    return _State(log_prior, log_prob.T, alpha)
 
 
 def _parameters_from_counts(component_counts, word_counts, alpha):

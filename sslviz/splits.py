@@ -108,7 +108,9 @@ def _stratified_sample(y, rows, n, rng) -> np.ndarray:
     if n > len(rows):
         raise ValueError(f"asked for {n} rows but only {len(rows)} are available")
     exact = counts / counts.sum() * n
-    quota = np.maximum(np.floor(exact).astype(int), 1)
+    quota = np.floor(exact).astype(int)
+    if n >= len(classes):  # every class gets a row when there are enough rows to go round
+        quota = np.maximum(quota, 1)
     while quota.sum() > n:  # take back from classes that keep at least one row
         excess = np.where(quota > 1, quota - exact, -np.inf)
         quota[np.argmax(excess)] -= 1

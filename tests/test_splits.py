@@ -1,7 +1,5 @@
 """split_labeled and Split: disjoint, sorted, exactly sized, stratified, seeded.
 
-A test marked ``xfail(strict=True)`` documents a bug reported to the lead; once the bug is fixed
-it passes, fails as XPASS, and the marker is removed.
 """
 
 import re
@@ -76,9 +74,6 @@ def test_test_rows_are_kept_and_excluded_from_the_other_sets():
     assert len(split.labeled) + len(split.unlabeled) == len(Y) - len(test_rows)
 
 
-@pytest.mark.xfail(strict=True, reason="splits.py regression (reported, from the quota fix of "
-                   "26be9b9): n_test < n_classes drives a quota to -1 and numpy raises "
-                   "'Negative dimensions are not allowed'")
 def test_n_test_smaller_than_the_number_of_classes_takes_the_largest_classes():
     split = split_labeled(Y, 8, n_test=2, random_state=0)
     check_partition(split, len(Y))
