@@ -456,3 +456,16 @@ def test_learning_curve_explorer_with_computed_curves_and_live_refit(corpus):
     assert explorer.last_error is None
     np.testing.assert_allclose([p.get_height() for p in point_ax.patches],
                                [curve.at(16)[0].mean() * 100, curve.at(16)[1].mean() * 100])
+
+
+def test_learning_curve_explorer_replays_the_curves_at_their_own_parameters(lives):
+    curves = {"SMART stop list": hand_curve(0), "no stop list": hand_curve(1)}
+    explorer = learning_curve_explorer(curves, lives, size=8, curves_computed_with=(1.0, 0.1))
+    explorer.controls["n_labeled"].value = 16
+    assert lives["SMART stop list"].calls == []  # recorded numbers, no refit
+    _, point_ax = explorer.figure.axes
+    nb, em = curves["SMART stop list"].at(16)
+    heights = [patch.get_height() for patch in point_ax.patches]
+    np.testing.assert_allclose(heights, [nb.mean() * 100, em.mean() * 100])
+    explorer.controls["unlabeled_weight"].value = 0.5
+    assert lives["SMART stop list"].calls == [(16, 0.5, 0.1)]

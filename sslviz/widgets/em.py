@@ -118,7 +118,8 @@ def _draw_run_curves(objective_ax, accuracy_ax, run, curves):
     accuracy_ax.set_title(f"{len(run.split.labeled)} labeled, {len(run.split.unlabeled)} unlabeled")
 
 
-def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0.1):
+def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0.1,
+                            curves_computed_with=None):
     """NB vs EM accuracy against labeled-set size, one pair of curves per feature set.
 
     Parameters
@@ -130,6 +131,11 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
         as open markers so the effect of λ and the smoothing shows against the curves.
     size : int
         The labeled-set size highlighted first.
+    unlabeled_weight, alpha : float
+        Start values of the λ and smoothing sliders.
+    curves_computed_with : (float, float) or None
+        The (λ, α) the curves were computed with. At these values the right panel replays the
+        curves' own numbers instead of refitting; ``None`` always refits.
 
     Returns
     -------
@@ -163,8 +169,11 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
     state = {"marker": None}
 
     def update(values):
-        nb, em = live[values["features"]](values["n_labeled"], values["unlabeled_weight"],
-                                          values["alpha"])  # may fail: change nothing before
+        if (values["unlabeled_weight"], values["alpha"]) == curves_computed_with:
+            nb, em = curves[values["features"]].at(values["n_labeled"])  # recorded: replay
+        else:  # may fail: change nothing before it
+            nb, em = live[values["features"]](values["n_labeled"], values["unlabeled_weight"],
+                                              values["alpha"])
         state["marker"] = update_size_marker(curve_ax, state["marker"], values["n_labeled"])
         _draw_live_point(point_ax, nb, em, values, colors)
 
