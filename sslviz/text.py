@@ -43,7 +43,7 @@ class TextOptions:
     map_digits : bool, default=True
         Replace every digit by ``D`` (after lower-casing), as Nigam et al. did.
     stop_words : {None, "smart", "sklearn"}, default=None
-        Remove the SMART stop list (571 words, from Salton's SMART system) or scikit-learn's
+        Remove the SMART stop list (570 distinct words, Salton's SMART system) or scikit-learn's
         English list.
     min_df : int, default=1
         Keep words occurring in at least this many documents.

@@ -383,7 +383,7 @@ def load_stoplist(name: str = "smart", *, data_dir=None) -> frozenset[str]:
     Parameters
     ----------
     name : {"smart", "sklearn"}, default="smart"
-        ``"smart"``: the 571-word SMART list (Salton), read from the registered file;
+        ``"smart"``: the SMART list (Salton; 570 distinct words), read from the registered file;
         ``"sklearn"``: scikit-learn's ``ENGLISH_STOP_WORDS`` (318 words, no file needed).
     data_dir : str or Path or None, default=None
         Folder holding the SMART file instead of :func:`sslviz.datasets.data_dir`.
