@@ -50,7 +50,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
@@ -412,30 +412,10 @@ class _State:
 
 
 def _m_step(problem, state, alpha):
-    """MAP re-estimation from the responsibilities of ``state`` (eq. 6-7 with EM-λ weights).
-
-    Counting is ``X.T @ (z · R)``; smoothing and the log are applied in place on that fresh
-    array, and the normaliser comes from the documents' lengths (O(n K), not O(V K)).
-    """
+    """MAP re-estimation from the responsibilities of ``state`` (eq. 6-7 with EM-λ weights)."""
     weighted = state.resp * problem.weights[:, None]
-    log_prob = np.asarray(problem.XT @ weighted)  # (n_features, n_comp) expected counts
-    # (no BLAS call here: on long vectors OpenBLAS leaves a thread spinning that slows EM)
-    totals = (weighted * problem.doc_lengths[:, None]).sum(axis=0) + alpha * log_prob.shape[0]
-    log_prob += alpha
-    np.log(log_prob, out=log_prob)
-    log_prob -= np.log(totals)
-    smoothed_prior = weighted.sum(axis=0) + alpha
-    log_prior = np.log(smoothed_prior) - np.log(smoothed_prior.sum())
-    return _State(log_prior, log_prob.T, alpha)
-
-
-def _parameters_from_counts(component_counts, word_counts, alpha):
-    """Smoothing kept apart from counting: counts (n_comp,), (n_comp, n_features) -> _State."""
-    smoothed_words = word_counts + alpha
-    log_prob = np.log(smoothed_words) - np.log(smoothed_words.sum(axis=1, keepdims=True))
-    smoothed_prior = component_counts + alpha
-    log_prior = np.log(smoothed_prior) - np.log(smoothed_prior.sum())
-    return _State(log_prior, log_prob, alpha)
+    return _smoothed_parameters(weighted, np.asarray(problem.XT @ weighted),
+                                problem.doc_lengths, alpha)
 
 
 def _initial_state(problem, alpha, rng):
@@ -445,12 +425,27 @@ def _initial_state(problem, alpha, rng):
     if problem.n_components > 1:
         resp *= rng.random_sample(resp.shape) + 1e-3
     resp /= resp.sum(axis=1, keepdims=True)
-    X_labeled = problem.X[labeled]
-    return _parameters_from_counts(
-        component_counts=resp.sum(axis=0),
-        word_counts=np.asarray(X_labeled.T @ resp).T,
-        alpha=alpha,
-    )
+    word_counts = np.asarray(problem.X[labeled].T @ resp)
+    return _smoothed_parameters(resp, word_counts, problem.doc_lengths[labeled], alpha)
+
+
+def _smoothed_parameters(weighted_resp, word_counts, doc_lengths, alpha):
+    """Smoothing, kept apart from counting: expected counts -> log parameters (a new _State).
+
+    ``weighted_resp`` (n_rows, n_comp) are the documents' weighted memberships and
+    ``word_counts`` (n_features, n_comp) = ``X.T @ weighted_resp``, which is overwritten: the
+    add-alpha and the log happen in place, and each component's normaliser comes from the
+    documents' lengths in O(n K) rather than from summing the (n_features, n_comp) array.
+    """
+    # (a plain sum, no BLAS call: on long vectors OpenBLAS leaves a thread spinning that slows EM)
+    totals = (weighted_resp * doc_lengths[:, None]).sum(axis=0)
+    log_prob = word_counts
+    log_prob += alpha
+    np.log(log_prob, out=log_prob)
+    log_prob -= np.log(totals + alpha * log_prob.shape[0])
+    smoothed_prior = weighted_resp.sum(axis=0) + alpha
+    log_prior = np.log(smoothed_prior) - np.log(smoothed_prior.sum())
+    return _State(log_prior, log_prob.T, alpha)
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -575,7 +570,7 @@ def choose_unlabeled_weight(estimator, X, y, grid, *, cv=5, random_state=None):
     folds = StratifiedKFold(n_splits, shuffle=True, random_state=random_state)
     splits = [(np.concatenate([labeled_rows[train], unlabeled_rows]), labeled_rows[test])
               for train, test in folds.split(labeled_rows, y[labeled_rows])]
-    search = GridSearchCV(estimator.set_params(record="summary"),
+    search = GridSearchCV(clone(estimator).set_params(record="summary"),
                           {"unlabeled_weight": list(grid)}, cv=splits, refit=False)
     search.fit(X, y)
     scores = search.cv_results_["mean_test_score"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -54,6 +55,25 @@ def split_accuracies(X, y, n_labeled, seed, *, test_rows, n_unlabeled, **em_para
     X_test, y_test = X[split.test], y[split.test]
     return (float(np.mean(nb.predict(X_test) == y_test)),
             float(np.mean(em.predict(X_test) == y_test)), em.n_iter_)
+
+
+def refit_at_size(X, y, *, seeds, test_rows, n_unlabeled, max_iter=10):
+    """A cached ``(n_labeled, unlabeled_weight, alpha) -> (nb, em)`` of accuracies over ``seeds``.
+
+    For explorers whose λ and smoothing sliders refit one labeled-set size: each setting is
+    fitted once (``len(seeds)`` splits) and remembered.
+    """
+
+    @lru_cache(maxsize=64)
+    def refit(n_labeled, unlabeled_weight, alpha):
+        results = [split_accuracies(X, y, n_labeled, seed, test_rows=test_rows,
+                                    n_unlabeled=n_unlabeled, alpha=alpha,
+                                    unlabeled_weight=unlabeled_weight, max_iter=max_iter)
+                   for seed in seeds]
+        nb, em, _ = zip(*results, strict=True)
+        return np.array(nb), np.array(em)
+
+    return refit
 
 
 def learning_curve(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True,
@@ -147,3 +167,13 @@ def em_run(X, y, *, n_labeled, seed, n_unlabeled=None, per_class=False, test_row
         raise ValueError("no documents are left to test on: pass test_rows, or n_unlabeled "
                          "smaller than the documents left after the labeled ones")
     return EMRun(split, model, accuracy_by_iteration(model, X[test], np.asarray(y)[test]))
+
+
+def em_runs_by_seed(X, y, **run_params):
+    """A cached ``seed -> EMRun``: :func:`em_run` with fixed settings, fitted once per seed."""
+
+    @lru_cache(maxsize=16)
+    def run(seed):
+        return em_run(X, y, seed=seed, **run_params)
+
+    return run

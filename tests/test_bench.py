@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.special import logsumexp, softmax
+from synthetic import topic_corpus
 
 from sslviz import bench
 from sslviz.bench import (
@@ -25,15 +26,8 @@ ALPHA = 0.1
 
 def make_corpus(n_docs=150, n_words=30, n_labeled=9, seed=0):
     """Three topics with their own frequent words; the first n_labeled rows are labeled."""
-    rng = np.random.default_rng(seed)
-    y = np.arange(n_docs) % 3
-    rates = np.full((3, n_words), 0.4)
-    for c in range(3):
-        rates[c, c * 5:(c + 1) * 5] = 1.5
-    X = sp.csr_matrix(rng.poisson(rates[y]).astype(float))
-    y_semi = y.copy()
-    y_semi[n_labeled:] = -1
-    return X, y, y_semi
+    return topic_corpus(n_docs, n_words, n_labeled, seed, words_per_topic=5, background=0.4,
+                        topic_rate=1.5)
 
 
 def one_hot_start(X, y_semi, alpha=ALPHA):

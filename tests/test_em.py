@@ -6,6 +6,7 @@ import scipy.sparse as sp
 from scipy.special import logsumexp
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.utils.estimator_checks import parametrize_with_checks
+from synthetic import topic_corpus
 
 from sslviz.em import (
     SemiSupervisedNB,
@@ -19,15 +20,7 @@ from sslviz.em import (
 
 def make_corpus(n_docs=240, n_words=40, n_labeled=24, seed=0):
     """Three topics, each with its own frequent words; the first n_labeled rows are labeled."""
-    rng = np.random.default_rng(seed)
-    y = np.arange(n_docs) % 3
-    rates = np.full((3, n_words), 0.3)
-    for c in range(3):
-        rates[c, c * 6:(c + 1) * 6] = 2.0
-    X = sp.csr_matrix(rng.poisson(rates[y]))
-    y_semi = y.copy()
-    y_semi[n_labeled:] = -1
-    return X, y, y_semi
+    return topic_corpus(n_docs, n_words, n_labeled, seed)
 
 
 def smoothed_prior(y_labeled, n_classes, alpha):
@@ -222,8 +215,9 @@ def test_top_words_needs_a_full_record():
 def test_choose_unlabeled_weight_cross_validates_on_labeled_rows():
     X, y, y_semi = make_corpus(n_labeled=30)
     grid = [0.0, 0.1, 1.0]
-    best, scores = choose_unlabeled_weight(SemiSupervisedNB(max_iter=5), X, y_semi, grid,
-                                           cv=3, random_state=0)
+    template = SemiSupervisedNB(max_iter=5)
+    best, scores = choose_unlabeled_weight(template, X, y_semi, grid, cv=3, random_state=0)
+    assert template.get_params()["record"] == "full"  # the caller's estimator is left alone
     assert best in grid and scores.shape == (3,)
     assert best == grid[int(np.argmax(scores))]
     assert np.all((scores >= 0) & (scores <= 1))

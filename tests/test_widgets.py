@@ -11,12 +11,18 @@ from matplotlib.colors import same_color
 from scipy.special import logsumexp
 from traitlets import TraitError
 
-import sslviz.widgets.em as widgets_em
-from sslviz.experiments import LearningCurve, em_run, learning_curve, split_accuracies
+import sslviz.experiments
+from sslviz.experiments import (
+    LearningCurve,
+    em_run,
+    learning_curve,
+    refit_at_size,
+    split_accuracies,
+)
 from sslviz.export import figure_basename
 from sslviz.plots.em import NEW_WORD_COLOR
 from sslviz.text import CountCorpus
-from sslviz.widgets import learning_curve_explorer, live_refit, top_words_explorer
+from sslviz.widgets import learning_curve_explorer, top_words_explorer
 
 N_CLASSES, N_SPECIFIC, N_SHARED = 4, 25, 60
 N_UNLABELED, K = 200, 10
@@ -164,13 +170,13 @@ def test_iteration_slider_ends_at_the_last_recorded_iteration(corpus, explorer):
 
 def test_seed_change_refits_once_and_keeps_the_slider_consistent(corpus, explorer, monkeypatch):
     calls = []
-    real_em_run = widgets_em.em_run
+    real_em_run = sslviz.experiments.em_run
 
     def counting_em_run(*args, **kwargs):
         calls.append(kwargs["seed"])
         return real_em_run(*args, **kwargs)
 
-    monkeypatch.setattr(widgets_em, "em_run", counting_em_run)
+    monkeypatch.setattr(sslviz.experiments, "em_run", counting_em_run)
     seed0, seed3 = reference_run(corpus, 0), reference_run(corpus, 3)
     # seed 3 converges earlier than seed 0 on this corpus: the slider must shrink
     assert len(seed3.model.trace_) < len(seed0.model.trace_)
@@ -406,19 +412,19 @@ def test_a_size_that_was_not_run_is_refused(curve_explorer, lives):
     assert lives["SMART stop list"].calls == [(8, 1.0, 0.1)]
 
 
-# -- live_refit -----------------------------------------------------------------------------------
+# -- refit_at_size --------------------------------------------------------------------------------
 LIVE = {"seeds": (0, 1, 2), "test_rows": TEST_ROWS, "n_unlabeled": 150, "max_iter": 5}
 
 
-def test_live_refit_fits_once_per_arguments_and_matches_split_accuracies(corpus, monkeypatch):
+def test_refit_at_size_fits_once_per_arguments_and_matches_split_accuracies(corpus, monkeypatch):
     calls = []
 
     def counting(*args, **kwargs):
         calls.append((args[2], args[3], kwargs["unlabeled_weight"], kwargs["alpha"]))
         return split_accuracies(*args, **kwargs)
 
-    monkeypatch.setattr(widgets_em, "split_accuracies", counting)
-    refit = live_refit(corpus.X, corpus.y, **LIVE)
+    monkeypatch.setattr(sslviz.experiments, "split_accuracies", counting)
+    refit = refit_at_size(corpus.X, corpus.y, **LIVE)
     nb, em = refit(8, 0.5, 0.1)
     again = refit(8, 0.5, 0.1)
     assert calls == [(8, seed, 0.5, 0.1) for seed in LIVE["seeds"]]
@@ -435,12 +441,12 @@ def test_live_refit_fits_once_per_arguments_and_matches_split_accuracies(corpus,
     assert calls[-1] == (8, LIVE["seeds"][-1], 1.0, 0.1)
 
 
-def test_learning_curve_explorer_with_computed_curves_and_live_refit(corpus):
+def test_learning_curve_explorer_with_computed_curves_and_refits(corpus):
     params = {"alpha": 1.0, "unlabeled_weight": 1.0, "max_iter": LIVE["max_iter"]}
     curve = learning_curve(corpus.X, corpus.y, sizes=[4, 8, 16], seeds=LIVE["seeds"],
                            test_rows=TEST_ROWS, n_unlabeled=150, use_cache=False,
                            progress=False, **params)
-    live = live_refit(corpus.X, corpus.y, **LIVE)
+    live = refit_at_size(corpus.X, corpus.y, **LIVE)
     explorer = learning_curve_explorer({"words": curve}, {"words": live}, size=8, alpha=1.0)
     assert explorer.last_error is None
     # the live refit at a recorded size and the curve's settings reproduces the curve

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import ipywidgets as widgets
 import numpy as np
 from matplotlib.figure import Figure
 
 from ..em import word_scores
-from ..experiments import em_run, split_accuracies
+from ..experiments import em_runs_by_seed
 from ..export import style_context
 from ..plots import (
     plot_iteration_curve,
@@ -38,8 +36,8 @@ def top_words_explorer(corpus, *, target="course", seed=0, n_labeled=1, n_unlabe
     Explorer
         Controls ``iteration`` (with a Play button), ``target``, ``seed``, ``ranking``.
     """
-    runs = _cached_runs(corpus, n_labeled=n_labeled, n_unlabeled=n_unlabeled, alpha=alpha,
-                        max_iter=max_iter)
+    runs = em_runs_by_seed(corpus.X, corpus.y, n_labeled=n_labeled, per_class=True,
+                           n_unlabeled=n_unlabeled, alpha=alpha, max_iter=max_iter)
     names = list(corpus.target_names)
     first = runs(seed)
     iteration = widgets.IntSlider(0, min=0, max=len(first.model.trace_) - 1,
@@ -84,15 +82,6 @@ def top_words_explorer(corpus, *, target="course", seed=0, n_labeled=1, n_unlabe
                     extra_controls=[play])
 
 
-def _cached_runs(corpus, **settings):
-    @lru_cache(maxsize=16)
-    def run(seed):
-        return em_run(corpus.X, corpus.y, n_labeled=settings["n_labeled"], per_class=True,
-                      n_unlabeled=settings["n_unlabeled"], seed=seed, alpha=settings["alpha"],
-                      max_iter=settings["max_iter"])
-    return run
-
-
 def _columns_to_show(current, n_columns):
     """Iteration 0 and the most recent iterations up to ``current`` (just ``current`` if 1)."""
     if n_columns == 1:
@@ -127,8 +116,9 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
     curves : dict of str -> LearningCurve
         Precomputed curves (e.g. ``{"SMART stop list": ..., "no stop list": ...}``).
     live : dict of str -> callable (n_labeled, unlabeled_weight, alpha) -> (nb, em) accuracies
-        Refits at one size for the feature set of the same name (see :func:`live_refit`); drawn
-        as open markers so the effect of λ and the smoothing shows against the curves.
+        Refits at one size for the feature set of the same name (e.g.
+        :func:`sslviz.experiments.refit_at_size`); drawn as bars with one dot per seed in the
+        right panel, so the effect of λ and the smoothing shows beside the curves.
     size : int
         The labeled-set size highlighted first.
     unlabeled_weight, alpha : float
@@ -195,18 +185,3 @@ def _draw_live_point(ax, nb, em, values, colors):
         ax.set_title(f"{values['n_labeled']} labeled, {values['features']},\n"
                      f"λ={values['unlabeled_weight']:g}, α={values['alpha']:g} (each dot a seed)")
         ax.grid(alpha=0.3, axis="y")
-
-
-def live_refit(X, y, *, seeds, test_rows, n_unlabeled, max_iter=10):
-    """A cached ``(n_labeled, unlabeled_weight, alpha) -> (nb, em)`` accuracies over ``seeds``."""
-
-    @lru_cache(maxsize=64)
-    def refit(n_labeled, unlabeled_weight, alpha):
-        results = [split_accuracies(X, y, n_labeled, seed, test_rows=test_rows,
-                                    n_unlabeled=n_unlabeled, alpha=alpha,
-                                    unlabeled_weight=unlabeled_weight, max_iter=max_iter)
-                   for seed in seeds]
-        nb, em, _ = zip(*results, strict=True)
-        return np.array(nb), np.array(em)
-
-    return refit
