@@ -5,17 +5,35 @@ as a PNG in an ``ipywidgets.Image`` and redraws it whenever a control changes: t
 ``update(values)`` edits the artists, then the figure is rendered again. After every redraw the
 caption states the parameters on screen (browser tests wait for it), and the export control saves
 exactly this figure. An error in an update is shown under the figure, not lost.
+
+Browser tests and the figure-export command find explorers by CSS classes: the explorer box has
+``sslviz-explorer``, its main control (the one a lecture drags first: the labeled-set size where
+there is one, else the iteration stepper) ``sslviz-main``, the figure ``sslviz-figure``, the caption
+``sslviz-caption`` and the export control ``sslviz-export``. Every explorer created in a kernel is
+remembered (weakly) so that :func:`export_explorers` can save them all.
+
+The projector style (:func:`sslviz.export.use_projector_style`) is read when an explorer is
+created; its factory draws the figure inside :func:`sslviz.export.style_context`, and every later
+redraw of that explorer runs in the same style.
 """
 
 from __future__ import annotations
 
+import contextlib
 import html
 import io
 import time
+import weakref
 
 import ipywidgets as widgets
+import matplotlib as mpl
 
+from ..export import format_value, projector_style, projector_style_enabled, save_figure
 from .export_control import export_control
+
+MAIN_CONTROL_PREFERENCE = ("n_labeled", "iteration")
+_LIVE = weakref.WeakValueDictionary()  # creation order -> explorer
+_created = 0
 
 
 class Explorer(widgets.VBox):
@@ -32,14 +50,20 @@ class Explorer(widgets.VBox):
         Changes the figure's artists for the given control values.
     extra_controls : list of widgets, optional
         Shown beside the controls but not observed (e.g. a Play button linked to a slider).
+    main : str, optional
+        Name of the main control (marked for browser tests). Default: ``"n_labeled"`` if there is
+        one, else ``"iteration"``, else the first control.
     dpi : int
         Resolution of the on-screen image.
     """
 
-    def __init__(self, name, figure, controls, update, *, extra_controls=(), dpi=90):
+    def __init__(self, name, figure, controls, update, *, extra_controls=(), main=None, dpi=90):
+        global _created
         self.name = name
         self.figure = figure
         self.controls = dict(controls)
+        self.main = _main_control(self.controls, main)
+        self.projector = projector_style_enabled()
         self._update = update
         self._dpi = dpi
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
@@ -53,13 +77,26 @@ class Explorer(widgets.VBox):
         control_box = widgets.HBox(list(extra_controls) + list(self.controls.values()),
                                    layout=widgets.Layout(flex_flow="row wrap"))
         super().__init__([control_box, self.image, self.caption, self.error, self.export])
+        self.add_class("sslviz-explorer")
+        self.controls[self.main].add_class("sslviz-main")
+        self.image.add_class("sslviz-figure")
+        self.caption.add_class("sslviz-caption")
+        self.export.add_class("sslviz-export")
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
+        self.initial_values = self.values()
         self.redraw()
+        _created += 1
+        _LIVE[_created] = self
 
     def values(self):
         """Current value of every control, by name."""
         return {key: control.value for key, control in self.controls.items()}
+
+    def reset(self):
+        """Put every control back to the value it had when the explorer was created."""
+        for key, value in self.initial_values.items():
+            self.controls[key].value = value
 
     def params(self):
         """The parameters that name an exported figure (default: every control's value)."""
@@ -70,8 +107,9 @@ class Explorer(widgets.VBox):
         start = time.perf_counter()
         self._drawing = True
         try:
-            self._update(self.values())
-            self.image.value = self._render()
+            with self._style():
+                self._update(self.values())
+                self.image.value = self._render()
         except Exception as error:  # shown to the student; kept for tests
             self.last_error = error
             self.error.value = (f"<span style='color:#b00'><b>{type(error).__name__}</b>: "
@@ -87,6 +125,11 @@ class Explorer(widgets.VBox):
     def describe(self):
         """Caption text: the parameters shown, ``name=value`` separated by commas."""
         return ", ".join(f"{key}={_short(value)}" for key, value in self.params().items())
+
+    def _style(self):
+        if self.projector:
+            return mpl.rc_context(projector_style())
+        return contextlib.nullcontext()
 
     def _on_change(self, _change):
         if self._drawing:  # a control adjusted by ``update`` itself (e.g. a slider's max)
@@ -106,6 +149,39 @@ class Explorer(widgets.VBox):
 
 
 def _short(value):
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
+    """Caption text of a value; numbers read as in exported file names (3 significant digits)."""
+    if isinstance(value, str):
+        return value
+    return format_value(value) if isinstance(value, (int, float)) else str(value)
+
+
+def _main_control(controls, main):
+    if main is not None:
+        if main not in controls:
+            raise ValueError(f"main control {main!r} is not one of the controls {list(controls)}")
+        return main
+    if not controls:
+        raise ValueError("an explorer needs at least one control")
+    return next((key for key in MAIN_CONTROL_PREFERENCE if key in controls), next(iter(controls)))
+
+
+def live_explorers():
+    """The explorers created in this kernel that still exist, oldest first."""
+    return [_LIVE[key] for key in sorted(_LIVE.keys())]
+
+
+def export_explorers(folder=None, *, preset="16:9", reset=True, formats=("png", "svg", "pdf")):
+    """Save the figure of every live explorer (see :func:`sslviz.export.save_figure`).
+
+    With ``reset=True`` each explorer is first put back to its initial control values, so the
+    files show the figures a notebook opens with. Returns the list of paths written.
+    """
+    paths = []
+    for explorer in live_explorers():
+        if reset:
+            explorer.reset()
+        if explorer.last_error is not None:
+            raise RuntimeError(f"explorer {explorer.name} failed to draw: {explorer.last_error}")
+        paths += save_figure(explorer.figure, explorer.name, params=explorer.params(),
+                             folder=folder, preset=preset, formats=formats)
+    return paths
