@@ -25,6 +25,7 @@ MIN_PYTHON = (3, 10)
 ROOT = Path(__file__).resolve().parent
 DATASETS = ("20newsgroups", "webkb", "reuters21578", "smart_stoplist", "senseval")
 PYTEST_ARGS = (
+    "-rs",  # list skipped tests with their reason (e.g. browser tests without Chromium)
     "--nbval-lax",
     "--nbval-current-env",
     "--nbval-sanitize-with",

@@ -8,9 +8,10 @@ exactly this figure. An error in an update is shown under the figure, not lost.
 
 Browser tests and the figure-export command find explorers by CSS classes: the explorer box has
 ``sslviz-explorer``, its main control (the one a lecture drags first: the labeled-set size where
-there is one, else the iteration stepper) ``sslviz-main``, the figure ``sslviz-figure``, the caption
-``sslviz-caption`` and the export control ``sslviz-export``. Every explorer created in a kernel is
-remembered (weakly) so that :func:`export_explorers` can save them all.
+there is one, else the iteration stepper) ``sslviz-main``, the figure ``sslviz-figure``, the
+caption ``sslviz-caption``, the error area ``sslviz-error`` and the export control
+``sslviz-export``. Every explorer created in a kernel is remembered (weakly) so that
+:func:`export_explorers` can save them all.
 
 The projector style (:func:`sslviz.export.use_projector_style`) is read when an explorer is
 created; its factory draws the figure inside :func:`sslviz.export.style_context`, and every later
@@ -81,6 +82,7 @@ class Explorer(widgets.VBox):
         self.controls[self.main].add_class("sslviz-main")
         self.image.add_class("sslviz-figure")
         self.caption.add_class("sslviz-caption")
+        self.error.add_class("sslviz-error")
         self.export.add_class("sslviz-export")
         for control in self.controls.values():
             control.observe(self._on_change, names="value")

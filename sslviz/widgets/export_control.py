@@ -66,6 +66,7 @@ def export_control(
         style={"description_width": "initial"},
     )
     label = widgets.Label(value="")
+    label.add_class("sslviz-export-status")
     own_output = output is None
     out = widgets.Output() if own_output else output
     children = [button, preset, label] + ([out] if own_output else [])

@@ -1,0 +1,112 @@
+"""Slide metadata for the lecture notebooks (RISE / ``jupyter nbconvert --to slides``).
+
+Every notebook is a slideshow as well as a document. The slide structure follows the notebook's
+headings, so an author never sets it by hand: :func:`slide_types` derives it and
+``python -m sslviz slides notebooks/`` writes it into the cells' ``metadata.slideshow``.
+
+The rules, in order:
+
+* the first cell (``# Lecture N — title``) opens the title slide;
+* a markdown cell that starts with a ``## `` heading opens a new slide (the idea, the math, the
+  demo on real data, take-aways, exercise);
+* a code cell that shows an explorer (a live figure; it is tagged ``nbval-ignore-output`` and
+  calls ``*_explorer(``) gets a vertical sub-slide of its own, so the figure fits on screen;
+* every other cell continues the slide above it (``-``).
+
+Notebook metadata ``rise`` turns on scrolling for long slides and sets a plain theme.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+
+from sslviz._io import atomic_write
+
+__all__ = ["RISE_SETTINGS", "apply_slides", "is_explorer_cell", "slide_problems", "slide_types"]
+
+RISE_SETTINGS = {
+    "autolaunch": False,
+    "scroll": True,
+    "theme": "white",
+    "transition": "none",
+    "enable_chalkboard": False,
+    "width": "100%",
+    "height": "100%",
+}
+_EXPLORER_CALL = re.compile(r"\b\w+_explorer\(")
+
+
+def is_explorer_cell(cell) -> bool:
+    """A code cell that displays an explorer: tagged ``nbval-ignore-output``, calls one."""
+    tags = cell.get("metadata", {}).get("tags", [])
+    return (cell.cell_type == "code" and "nbval-ignore-output" in tags
+            and bool(_EXPLORER_CALL.search(cell.source)))
+
+
+def _slide_type(index, cell) -> str:
+    if index == 0:
+        return "slide"
+    if cell.cell_type == "markdown" and cell.source.lstrip().startswith("## "):
+        return "slide"
+    if is_explorer_cell(cell):
+        return "subslide"
+    return "-"
+
+
+def slide_types(notebook) -> list[str]:
+    """The ``slide_type`` of every cell of ``notebook`` under the rules of this module."""
+    return [_slide_type(i, cell) for i, cell in enumerate(notebook.cells)]
+
+
+def apply_slides(notebook) -> bool:
+    """Write slide types and RISE settings into ``notebook``; return whether anything changed."""
+    changed = False
+    for cell, kind in zip(notebook.cells, slide_types(notebook), strict=True):
+        if cell.metadata.get("slideshow", {}).get("slide_type") != kind:
+            cell.metadata["slideshow"] = {"slide_type": kind}
+            changed = True
+    if notebook.metadata.get("rise") != RISE_SETTINGS:
+        notebook.metadata["rise"] = dict(RISE_SETTINGS)
+        changed = True
+    return changed
+
+
+def slide_problems(notebook) -> list[str]:
+    """What keeps ``notebook`` from being a lecture slideshow (empty list: nothing).
+
+    Checks that the slide metadata is the one :func:`slide_types` derives, and that the deck has
+    a title slide, at least one slide of math (``$$``), at least one live demo (an explorer) and
+    a ``## Take-aways`` slide.
+    """
+    problems = []
+    stored = [cell.metadata.get("slideshow", {}).get("slide_type") for cell in notebook.cells]
+    if stored != slide_types(notebook) or notebook.metadata.get("rise") != RISE_SETTINGS:
+        problems.append("slide metadata is missing or stale: run `python -m sslviz slides "
+                        "notebooks/` and commit the notebooks")
+    cells = notebook.cells
+    if not cells or not cells[0].source.lstrip().startswith("# "):
+        problems.append("the first cell must be the title slide, a markdown `# Lecture ...`")
+    if not any(c.cell_type == "markdown" and "$$" in c.source for c in cells):
+        problems.append("no slide with displayed math ($$ ... $$)")
+    if not any(is_explorer_cell(c) for c in cells):
+        problems.append("no live demo: no cell shows an explorer")
+    if not any(c.cell_type == "markdown" and c.source.lstrip().lower().startswith("## take-away")
+               for c in cells):
+        problems.append("no `## Take-aways` slide")
+    return problems
+
+
+def update_notebooks(paths) -> list[Path]:
+    """Apply :func:`apply_slides` to each notebook file; return the files that changed."""
+    changed = []
+    for path in paths:
+        path = Path(path)
+        notebook = nbformat.read(path, as_version=4)
+        if apply_slides(notebook):
+            with atomic_write(path, mode="w") as handle:
+                nbformat.write(notebook, handle)
+            changed.append(path)
+    return changed

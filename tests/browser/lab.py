@@ -1,0 +1,164 @@
+"""A throw-away JupyterLab server and a headless Chromium for the browser tests.
+
+The server runs on a free loopback port with a random token, in a temporary folder that holds a
+copy of ``notebooks/`` with every output stripped. Its own settings folder turns autosave off (the
+run never writes into the repository, and the copies are never saved either), shows every cell
+(no virtual scrolling, so that all explorers are in the page) and turns off the news and update
+checks, which would try the network. Exported figures go to a folder of the test run
+(``SSLVIZ_FIGURES``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
+ENABLE_HINT = (
+    "install Chromium from your distribution (Debian/Ubuntu: "
+    "`sudo apt-get install chromium fonts-liberation`) or point SSLVIZ_CHROMIUM at a "
+    "Chromium/Chrome binary; never `playwright install`"
+)
+LAB_SETTINGS = {
+    "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+    },
+}
+
+
+def find_chromium(environ=None):
+    """Path of the Chromium to drive: ``$SSLVIZ_CHROMIUM``, else the system one, else None."""
+    environ = os.environ if environ is None else environ
+    chosen = environ.get("SSLVIZ_CHROMIUM")
+    if chosen:
+        return chosen if Path(chosen).is_file() else None
+    found = next((path for path in CHROMIUM_CANDIDATES if Path(path).is_file()), None)
+    return found or shutil.which("chromium")
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def copy_stripped(source, target):
+    """Copy every notebook of ``source`` into ``target`` without outputs; return the names."""
+    target.mkdir(parents=True, exist_ok=True)
+    names = []
+    for path in sorted(Path(source).glob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                cell.outputs, cell.execution_count = [], None
+        notebook.metadata.pop("widgets", None)
+        nbformat.write(notebook, target / path.name)
+        names.append(path.name)
+    return names
+
+
+def write_settings(folder):
+    for name, values in LAB_SETTINGS.items():
+        path = Path(folder) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values), encoding="utf-8")
+
+
+@dataclass
+class LabServer:
+    """A running ``jupyter lab``: its address, token, folders and process."""
+
+    url: str
+    token: str
+    root: Path
+    figures: Path
+    process: subprocess.Popen
+    log: Path
+
+    def page(self, path):
+        return f"{self.url}/{path}?token={self.token}"
+
+    def api(self, path, method="GET"):
+        request = urllib.request.Request(f"{self.url}/api/{path}", method=method,
+                                         headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            body = response.read()
+        return json.loads(body) if body else None
+
+    def shutdown_kernels(self):
+        """Stop every kernel (one notebook's kernel must not slow down the next one)."""
+        for session in self.api("sessions"):
+            self.api(f"sessions/{session['id']}", method="DELETE")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_lab(notebooks, workdir, environ=None, timeout=90):
+    """Start JupyterLab on a stripped copy of ``notebooks``; wait until its API answers."""
+    workdir = Path(workdir)
+    root, settings, figures = workdir / "notebooks", workdir / "settings", workdir / "figures"
+    copy_stripped(notebooks, root)
+    write_settings(settings)
+    figures.mkdir(parents=True, exist_ok=True)
+    port, token = free_port(), secrets.token_hex(16)
+    env = dict(os.environ if environ is None else environ)
+    env["SSLVIZ_FIGURES"] = str(figures)
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(workdir / "workspaces")
+    log = workdir / "jupyter-lab.log"
+    command = [
+        sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
+        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+        f"--LabApp.user_settings_dir={settings}",
+        f"--LabApp.workspaces_dir={workdir / 'workspaces'}",
+        "--LabApp.news_url=", "--ServerApp.disable_check_xsrf=False",
+    ]
+    with open(log, "wb") as stream:
+        process = subprocess.Popen(command, cwd=root, env=env, stdout=stream,
+                                   stderr=subprocess.STDOUT)
+    server = LabServer(f"http://127.0.0.1:{port}", token, root, figures, process, log)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"jupyter lab exited with code {process.returncode}; see {log}:\n"
+                               + log.read_text(errors="replace")[-3000:])
+        try:
+            server.api("status")
+            return server
+        except (urllib.error.URLError, ConnectionError, OSError):
+            time.sleep(0.3)
+    server.stop()
+    raise RuntimeError(f"jupyter lab did not answer within {timeout} s; see {log}")

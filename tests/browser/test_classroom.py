@@ -1,0 +1,184 @@
+"""Every notebook, live in JupyterLab in a real browser, as a student or an instructor uses it.
+
+For each notebook of ``notebooks/`` (found anew on every run): open it, wait for the kernel, run
+all cells, and check that no cell failed and every widget rendered. Then, for each explorer: its
+controls and figure are on screen; moving its main slider one step with the keyboard changes the
+figure and the caption shows the new value; its export button writes PNG, SVG and PDF files named
+after the parameters in the caption. One notebook is also presented as a RISE slideshow, and the
+slide with its first explorer is checked the same way.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from sslviz.export import figure_basename
+
+from .conftest import TIMINGS, notebook_names
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+RUN_TIMEOUT_MS = 300_000
+REDRAW_TIMEOUT_S = 30
+MAGIC = {"png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF-", "svg": b"<?xml"}
+SAVED = re.compile(r"^Saved (?P<base>\S+)\.\{(?P<formats>[a-z,]+)\} in (?P<folder>.+)$")
+
+RUN_STATE_JS = """() => {
+    const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
+    const outputs = [...document.querySelectorAll('.jp-Notebook .jp-OutputArea-output')];
+    return {
+        cells: prompts.length,
+        done: prompts.filter(p => /\\[\\d+\\]/.test(p.textContent)).length,
+        busy: prompts.filter(p => p.textContent.includes('*')).length,
+        errors: outputs.map(o => o.textContent)
+                       .filter(t => t.includes('Traceback (most recent call last)')),
+    };
+}"""
+
+
+def run_all_cells(page):
+    """Run every cell through the menu, as a student would; wait until all have run."""
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_text("Run All Cells", exact=True).click()
+    deadline = time.monotonic() + RUN_TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        state = page.evaluate(RUN_STATE_JS)
+        if state["errors"] and not state["busy"]:
+            return state
+        if state["cells"] and state["done"] == state["cells"] and not state["busy"]:
+            return state
+        time.sleep(0.5)
+    pytest.fail(f"cells still running after {RUN_TIMEOUT_MS // 1000} s: {state}")
+
+
+def assert_widgets_rendered(page):
+    page.wait_for_function(
+        "() => !document.body.innerText.includes('Loading widget...')", timeout=30_000)
+    assert "Error displaying widget" not in page.locator("body").inner_text()
+
+
+def parse_caption(text):
+    """``"n_labeled=20, features=SMART stop list"`` -> ``{"n_labeled": 20, ...}``."""
+    params = {}
+    for part in re.split(r", (?=\w+=)", text.strip()):
+        key, _, value = part.partition("=")
+        params[key] = _number_or_text(value)
+    return params
+
+
+def _number_or_text(value):
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
+def wait_for_new_figure(figure, before, timeout=REDRAW_TIMEOUT_S):
+    """Poll screenshots of the figure until they differ from ``before``; return the new one."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = figure.screenshot()
+        if now != before:
+            return now
+        time.sleep(0.2)
+    pytest.fail("the figure on screen did not change after the slider moved")
+
+
+def move_main_slider(page, explorer, *, with_mouse=False):
+    """Move the explorer's main slider one step; check that caption and figure follow.
+
+    By default the step is an ArrowRight key press on the focused handle; ``with_mouse`` drags
+    the handle a quarter of the track to the right instead (in a RISE slideshow the arrow keys
+    belong to reveal.js).
+    """
+    main, caption = explorer.locator(".sslviz-main"), explorer.locator(".sslviz-caption")
+    figure = explorer.locator("img.sslviz-figure")
+    handle, readout = main.locator(".noUi-handle"), main.locator(".widget-readout")
+    figure_before = figure.screenshot()
+    readout_before = readout.inner_text()
+    if with_mouse:
+        handle.click()  # the first click only selects the cell; the drag comes after it
+        track, knob = main.locator(".noUi-base").bounding_box(), handle.bounding_box()
+        x, y = knob["x"] + knob["width"] / 2, knob["y"] + knob["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + track["width"] / 4, y, steps=5)
+        page.mouse.up()
+    else:
+        handle.focus()
+        handle.press("ArrowRight")
+    page.wait_for_function(
+        "([el, old]) => el.textContent.trim() !== old", arg=[readout.element_handle(),
+                                                              readout_before])
+    value = readout.inner_text().strip()
+    # Every step of the way is a value change and a redraw: wait for the caption of the last one.
+    shown = re.compile(rf"(^|, )\w+={re.escape(value)}(,|$)")
+    deadline = time.monotonic() + REDRAW_TIMEOUT_S
+    while not shown.search(caption.inner_text()):
+        assert time.monotonic() < deadline, (
+            f"caption {caption.inner_text()!r} does not show the slider's value {value}")
+        time.sleep(0.1)
+    assert not explorer.locator(".sslviz-error").inner_text().strip()
+    wait_for_new_figure(figure, figure_before)
+    return caption.inner_text()
+
+
+def export_and_check(explorer, caption, figures_folder):
+    explorer.locator(".sslviz-export button").click()
+    label = explorer.locator(".sslviz-export-status")
+    label.filter(has_text=re.compile(r"^(Saved|Export failed)")).wait_for(timeout=60_000)
+    match = SAVED.match(label.inner_text().strip())
+    assert match, f"export did not succeed: {label.inner_text()}"
+    assert Path(match["folder"]).resolve() == figures_folder.resolve()
+    base = match["base"]
+    assert base == figure_basename(base.split("__")[0], parse_caption(caption))
+    for fmt in ("png", "svg", "pdf"):
+        path = figures_folder / f"{base}.{fmt}"
+        assert path.is_file(), f"{path.name} was not written"
+        assert path.read_bytes().startswith(MAGIC[fmt]), f"{path.name} is not a {fmt} file"
+        assert path.stat().st_size > 2000, f"{path.name} is almost empty"
+
+
+def screenshot_notebook(page, path):
+    """One image of the whole notebook: the window is made as tall as the notebook for it."""
+    height = page.evaluate(
+        "() => document.querySelector('.jp-NotebookPanel-notebook').scrollHeight")
+    page.set_viewport_size({"width": 1400, "height": min(int(height) + 200, 16_000)})
+    page.screenshot(path=path)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+
+
+@pytest.mark.parametrize("name", notebook_names())
+def test_notebook_in_jupyterlab(name, page, lab, artifacts):
+    start = time.perf_counter()
+    page.goto(lab.page(f"lab/tree/{name}"))
+    # The toolbar says idle before the kernel is ready; the status bar text only once it is.
+    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=120_000)
+    state = run_all_cells(page)
+    folder = artifacts / Path(name).stem
+    folder.mkdir(exist_ok=True)
+    if state["errors"]:
+        screenshot_notebook(page, folder / "notebook.png")
+        pytest.fail(f"{name}: a cell failed:\n{state['errors'][0][-3000:]}")
+    assert_widgets_rendered(page)
+
+    explorers = page.locator(".sslviz-explorer")
+    assert explorers.count() >= 1, f"{name} shows no explorer"
+    for index in range(explorers.count()):
+        explorer = explorers.nth(index)
+        explorer.scroll_into_view_if_needed()
+        assert explorer.locator(".sslviz-main").is_visible()
+        assert explorer.locator(".sslviz-export button").is_visible()
+        explorer.locator("img.sslviz-figure").wait_for()
+        assert explorer.locator("img.sslviz-figure").evaluate("img => img.naturalWidth") > 100
+        caption = move_main_slider(page, explorer)
+        explorer.screenshot(path=folder / f"explorer-{index + 1}.png")
+        export_and_check(explorer, caption, lab.figures)
+    screenshot_notebook(page, folder / "notebook.png")
+    TIMINGS[name] = time.perf_counter() - start

@@ -1,0 +1,55 @@
+"""One notebook presented as a RISE slideshow: the slide with its first explorer is live.
+
+The presenter steps through the deck with Shift+Enter (RISE runs the cell and moves on), as in a
+lecture. The deck is the first notebook, or the one named by ``SSLVIZ_SLIDESHOW``. On the slide
+that shows the first explorer, the widget must render, and dragging its main slider with the mouse
+must change the figure and the caption (in a slideshow the arrow keys turn the slides).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from .conftest import TIMINGS, notebook_names
+from .test_classroom import assert_widgets_rendered, move_main_slider
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+MAX_STEPS = 80
+
+
+IDLE_JS = """() => ![...document.querySelectorAll('.jp-InputPrompt')]
+    .some(p => p.textContent.includes('*'))"""
+
+
+def present_until_explorer(page):
+    """Press Shift+Enter, one cell at a time, until an explorer is on the current slide."""
+    page.locator(".reveal .jp-Cell").first.click()
+    current = page.locator(".reveal .slides section.present .sslviz-explorer")
+    for _ in range(MAX_STEPS):
+        page.keyboard.press("Shift+Enter")
+        page.wait_for_timeout(200)
+        page.wait_for_function(IDLE_JS, timeout=120_000)
+        if current.count():
+            return current.first
+    pytest.fail(f"no explorer on any of the first {MAX_STEPS} steps of the slideshow")
+
+
+def test_first_notebook_as_slideshow(page, lab, artifacts):
+    start = time.perf_counter()
+    name = os.environ.get("SSLVIZ_SLIDESHOW") or notebook_names()[0]
+    page.goto(lab.page(f"rise/{name}"))
+    page.locator(".reveal .slides").wait_for()
+    page.get_by_text("Kernel status: Idle").first.wait_for(state="attached", timeout=120_000)
+    explorer = present_until_explorer(page)
+    explorer.locator("img.sslviz-figure").wait_for(timeout=120_000)
+    assert_widgets_rendered(page)
+    assert explorer.locator("img.sslviz-figure").evaluate("img => img.naturalWidth") > 100
+    before = page.evaluate("() => location.hash")
+    move_main_slider(page, explorer, with_mouse=True)
+    assert page.evaluate("() => location.hash") == before, "moving the slider changed the slide"
+    page.screenshot(path=artifacts / "slideshow.png")
+    TIMINGS[f"slideshow of {name}"] = time.perf_counter() - start
