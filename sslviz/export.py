@@ -18,8 +18,9 @@ of old and new formats. The figure's size is restored afterwards: what is on scr
 
 :func:`projector_style` returns rc settings for a projector (large fonts, thick lines, the
 Okabe-Ito colour-blind-safe palette) for use with ``matplotlib.rc_context``;
-:func:`use_projector_style` switches a flag that the plot functions consult through
-:func:`style_context`. Neither changes matplotlib's global ``rcParams``.
+:func:`use_projector_style` switches a flag that the explorers consult through
+:func:`style_context` (for a whole notebook: call it in the first cell; for every notebook: start
+JupyterLab with ``SSLVIZ_PROJECTOR=1``). Neither changes matplotlib's global ``rcParams``.
 
 Cost: one draw of the figure per format (about 0.1-1 s for a lecture figure).
 """
@@ -254,7 +255,15 @@ def save_figure(
 
 # ---------------------------------------------------------------- projector style
 
-_projector_on = False
+PROJECTOR_ENV = "SSLVIZ_PROJECTOR"
+"""Set to 1 (e.g. ``SSLVIZ_PROJECTOR=1 python3 run.py lab``) to start every kernel in the style."""
+
+
+def _env_flag(value: str | None) -> bool:
+    return (value or "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+_projector_on = _env_flag(os.environ.get(PROJECTOR_ENV))
 
 
 def projector_style() -> dict:

@@ -168,8 +168,10 @@ def _main_control(controls, main):
 
 
 def live_explorers():
-    """The explorers created in this kernel that still exist, oldest first."""
-    return [_LIVE[key] for key in sorted(_LIVE.keys())]
+    """The explorers created in this kernel and not closed (``explorer.close()``), oldest first."""
+    explorers = (_LIVE.get(key) for key in sorted(_LIVE.keys()))
+    return [explorer for explorer in explorers
+            if explorer is not None and explorer.comm is not None]
 
 
 def export_explorers(folder=None, *, preset="16:9", reset=True, formats=("png", "svg", "pdf")):

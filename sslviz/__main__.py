@@ -1,0 +1,91 @@
+"""``python -m sslviz``: the instructor's commands (also installed as ``sslviz``).
+
+``export-figures [NOTEBOOK ...]``  run the lectures and save every explorer's figure for slides
+``slides [NOTEBOOK ...]``          write the slide metadata derived from the headings (``--check``
+                                   only reports notebooks whose metadata is missing or stale)
+
+Exit codes: 0 success, 1 a notebook failed or is not ready as slides, 2 bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from sslviz.export import FORMATS
+
+
+def _parser():
+    parser = argparse.ArgumentParser(prog="python -m sslviz",
+                                     description="Figures and slides of the sslviz lectures.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    export = commands.add_parser(
+        "export-figures", help="run the notebooks and save every explorer's figure",
+        description="Run the notebooks without a browser and save the figure of every explorer "
+        "(at the values it opens with) as PNG, SVG and PDF, for a slide deck.")
+    export.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
+                        help="notebook files (default: all of notebooks/)")
+    export.add_argument("--out", default="figures", help="output folder (default: ./figures)")
+    export.add_argument("--preset", default="16:9", choices=["16:9", "4:3", "screen"],
+                        help="slide size; 'screen' keeps the size on screen (default: 16:9)")
+    export.add_argument("--formats", default=",".join(FORMATS),
+                        help="comma-separated, from png,svg,pdf (default: all three)")
+    export.add_argument("--projector", action="store_true",
+                        help="large fonts, thick lines, colour-blind-safe colours")
+    slides = commands.add_parser(
+        "slides", help="write slide metadata into the notebooks",
+        description="Derive each cell's slide type from the notebook's headings and write it.")
+    slides.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
+                        help="notebook files (default: all of notebooks/)")
+    slides.add_argument("--check", action="store_true",
+                        help="change nothing; exit 1 if a notebook is not ready as slides")
+    return parser
+
+
+def _export(args) -> int:
+    from sslviz.deck import NotebookFailed, export_figures
+
+    formats = tuple(f.strip().lower() for f in args.formats.split(",") if f.strip())
+    preset = None if args.preset == "screen" else args.preset
+    try:
+        paths = export_figures(args.notebooks or None, args.out, preset=preset, formats=formats,
+                               projector=args.projector)
+    except (FileNotFoundError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except NotebookFailed as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    folder = Path(args.out).resolve()
+    print(f"{len(paths)} files written to {folder}")
+    return 0
+
+
+def _slides(args) -> int:
+    import nbformat
+
+    from sslviz.deck import default_notebooks
+    from sslviz.slides import slide_problems, update_notebooks
+
+    paths = [Path(p) for p in args.notebooks] or default_notebooks()
+    if not args.check:
+        for path in update_notebooks(paths):
+            print(f"updated {path}")
+    failed = 0
+    for path in paths:
+        for problem in slide_problems(nbformat.read(path, as_version=4)):
+            print(f"{path.name}: {problem}", file=sys.stderr)
+            failed = 1
+    return failed
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "export-figures":
+        return _export(args)
+    return _slides(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""Slide metadata: derived from headings, present in every lecture, written atomically."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from sslviz.__main__ import main
+from sslviz.slides import RISE_SETTINGS, apply_slides, slide_problems, slide_types, update_notebooks
+
+ROOT = Path(__file__).resolve().parents[1]
+LECTURES = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def explorer_cell(source="top_words_explorer(corpus)"):
+    return new_code_cell(source, metadata={"tags": ["nbval-ignore-output"]})
+
+
+def lecture():
+    return new_notebook(cells=[
+        new_markdown_cell("# Lecture 9 — A title\n\nabstract"),
+        new_code_cell("import numpy as np"),
+        new_markdown_cell("## The idea\n\ntext"),
+        new_markdown_cell("more text"),
+        new_markdown_cell("## The math\n\n$$a = b$$"),
+        new_code_cell("x = 1", metadata={"tags": ["nbval-check-output"]}),
+        explorer_cell(),
+        new_code_cell("# no explorer here: learning_curve(x)",
+                      metadata={"tags": ["nbval-ignore-output"]}),
+        new_markdown_cell("### a smaller heading stays on the slide"),
+        new_markdown_cell("## Take-aways\n\n* one"),
+    ])
+
+
+def test_slide_types_follow_the_headings():
+    assert slide_types(lecture()) == ["slide", "-", "slide", "-", "slide", "-", "subslide", "-",
+                                      "-", "slide"]
+
+
+def test_apply_then_nothing_is_missing():
+    notebook = lecture()
+    assert slide_problems(notebook) == [
+        "slide metadata is missing or stale: run `python -m sslviz slides notebooks/` and "
+        "commit the notebooks"]
+    assert apply_slides(notebook) is True
+    assert apply_slides(notebook) is False
+    assert notebook.metadata["rise"] == RISE_SETTINGS
+    assert slide_problems(notebook) == []
+
+
+@pytest.mark.parametrize(("index", "problem"), [
+    (0, "the first cell must be the title slide, a markdown `# Lecture ...`"),
+    (4, "no slide with displayed math ($$ ... $$)"),
+    (6, "no live demo: no cell shows an explorer"),
+    (9, "no `## Take-aways` slide"),
+])
+def test_each_missing_part_of_a_lecture_is_named(index, problem):
+    notebook = lecture()
+    notebook.cells[index] = new_markdown_cell("plain text")
+    apply_slides(notebook)
+    assert slide_problems(notebook) == [problem]
+
+
+@pytest.mark.parametrize("path", LECTURES, ids=[p.stem for p in LECTURES])
+def test_every_lecture_is_ready_as_a_slideshow(path):
+    assert slide_problems(nbformat.read(path, as_version=4)) == []
+
+
+def test_update_writes_only_what_changed_and_the_command_checks(tmp_path, capsys):
+    path = tmp_path / "lecture.ipynb"
+    nbformat.write(lecture(), path)
+    assert main(["slides", "--check", str(path)]) == 1
+    assert "slide metadata is missing or stale" in capsys.readouterr().err
+    assert update_notebooks([path]) == [path]
+    assert update_notebooks([path]) == []
+    assert main(["slides", "--check", str(path)]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["lecture.ipynb"]  # no temporary file left
+    stored = nbformat.read(path, as_version=4)
+    assert [c.metadata.slideshow.slide_type for c in stored.cells] == slide_types(stored)
