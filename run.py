@@ -17,6 +17,7 @@ which files are missing and opens JupyterLab anyway; ``test`` stops with exit co
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -34,6 +35,7 @@ PYTEST_ARGS = (
     "-p",
     "no:cacheprovider",
 )
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 EXIT_NO_DATA = 2
 PYTEST_NO_TESTS = 5
 
@@ -48,6 +50,7 @@ usage: python3 run.py {lab,test} [extra arguments]
 environment variables:
   SSLVIZ_VENV   where the environment lives (default: .venv beside run.py)
   SSLVIZ_DATA   folder that holds the corpora (default: data/ beside run.py)
+  SSLVIZ_CHROMIUM  the Chromium the browser tests drive (default: /usr/bin/chromium)
 """
 
 
@@ -256,6 +259,37 @@ def pytest_environ(root=ROOT, environ=None):
     return env
 
 
+# ---------------------------------------------------------------- the browser
+
+
+def find_chromium(environ=None):
+    """``$SSLVIZ_CHROMIUM`` if it is a file, else the system Chromium, else None.
+
+    Keep in step with ``tests/browser/lab.py``, which decides whether the browser tests run.
+    """
+    environ = os.environ if environ is None else environ
+    chosen = environ.get("SSLVIZ_CHROMIUM")
+    if chosen:
+        return chosen if Path(chosen).is_file() else None
+    found = next((path for path in CHROMIUM_CANDIDATES if Path(path).is_file()), None)
+    return found or shutil.which("chromium")
+
+
+def browser_note(environ=None):
+    """What to tell the user before the tests when the browser tests cannot run (else None)."""
+    environ = os.environ if environ is None else environ
+    if find_chromium(environ):
+        return None
+    wanted = environ.get("SSLVIZ_CHROMIUM")
+    problem = f"SSLVIZ_CHROMIUM={wanted} is not a file" if wanted else "Chromium was not found"
+    return (
+        f"{problem}: the browser tests (tests/browser, JupyterLab in a real browser) will be "
+        "SKIPPED.\n    To run them, install Chromium from your distribution, e.g.\n"
+        "        sudo apt-get install chromium fonts-liberation\n"
+        "    or point SSLVIZ_CHROMIUM at a Chromium/Chrome binary. (Never `playwright install`.)"
+    )
+
+
 # ---------------------------------------------------------------- the commands
 
 
@@ -312,6 +346,9 @@ def command_test(args, root=ROOT):
     if code != 0:
         say(f"ruff found problems (exit code {code}); `ruff check --fix .` repairs many of them.")
         return code
+    note = browser_note()
+    if note:
+        say(note)
     cmd = pytest_command(python, args.extra, root)
     say("running " + " ".join(cmd[2:]) + " ...")
     code = run(cmd, cwd=root, env=pytest_environ(root))

@@ -319,6 +319,9 @@ def test_ci_script_points_sslviz_data_at_the_shared_folder_and_runs_the_tests():
     assert "set -euo pipefail" in text
     assert '"$(dirname "$0")/../../shared/data"' in text
     assert text.rstrip().endswith("exec python3 run.py test")
+    assert "apt-get update" in text
+    assert "apt-get install -y chromium fonts-liberation" in text
+    assert "export SSLVIZ_REQUIRE_BROWSER=1" in text
     assert script.stat().st_mode & 0o111, ".ci/run must be executable"
     bash = shutil.which("bash")
     if bash:
@@ -355,3 +358,13 @@ def test_lab_command_allows_root_only_when_running_as_root(run_script):
         "jupyter", "lab", "notebooks/", "--no-browser"]
     assert run.lab_command("jupyter", [], is_root=True)[-1] == "--allow-root"
     assert run.lab_command("jupyter", ["--allow-root"], is_root=True).count("--allow-root") == 1
+
+
+def test_browser_note_says_how_to_enable_the_browser_tests(run_script, tmp_path):
+    fake = tmp_path / "chromium"
+    fake.write_text("")
+    assert run_script.browser_note({"SSLVIZ_CHROMIUM": str(fake)}) is None
+    note = run_script.browser_note({"SSLVIZ_CHROMIUM": str(tmp_path / "none")})
+    assert note.startswith(f"SSLVIZ_CHROMIUM={tmp_path / 'none'} is not a file")
+    assert "will be SKIPPED" in note
+    assert "sudo apt-get install chromium fonts-liberation" in note

@@ -1,11 +1,11 @@
 """Fixtures of the browser tests: one JupyterLab server and one headless Chromium per run.
 
 Without Chromium the tests are skipped with a message that says how to enable them; in CI
-(``CI`` set in the environment) a missing browser is an error, so the classroom is always tested
-there. Screenshots go to ``$SSLVIZ_ARTIFACTS`` (default: ``test-artifacts/browser/`` in the
-checkout, git-ignored, emptied at the start of each run; a folder named by the variable is
-never emptied); the folder and the time each notebook
-took are printed at the end of the run.
+(``CI`` or ``SSLVIZ_REQUIRE_BROWSER`` set, as ``.ci/run`` does) a missing browser is an error, so
+the classroom is always tested there. Screenshots go to ``$SSLVIZ_ARTIFACTS`` (default:
+``test-artifacts/browser/`` in the checkout, git-ignored, emptied at the start of each run; a
+folder named by the variable is never emptied); the folder and the time each notebook took are
+printed at the end of the run.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def chromium():
             problem = "the Python package playwright is not installed (pip install -e .[test])"
     if problem:
         message = f"browser tests skipped: {problem}; to run them, {ENABLE_HINT}"
-        if os.environ.get("CI"):
+        if os.environ.get("CI") or os.environ.get("SSLVIZ_REQUIRE_BROWSER"):
             pytest.fail(f"{message} (CI must run the browser tests)")
         pytest.skip(message)
     return path
