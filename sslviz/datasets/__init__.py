@@ -23,7 +23,14 @@ from sslviz.datasets.fetch import (
     locate,
     status,
 )
-from sslviz.datasets.loaders import load_20newsgroups, load_reuters, load_stoplist, load_webkb
+from sslviz.datasets.loaders import (
+    SensevalCorpus,
+    load_20newsgroups,
+    load_reuters,
+    load_senseval,
+    load_stoplist,
+    load_webkb,
+)
 from sslviz.datasets.paths import DataFolderError, cache_dir, data_dir
 from sslviz.datasets.registry import REGISTRY
 
@@ -32,6 +39,7 @@ __all__ = [
     "ChecksumMismatchError",
     "DataFolderError",
     "DatasetMissingError",
+    "SensevalCorpus",
     "cache_dir",
     "data_dir",
     "ensure",
@@ -39,6 +47,7 @@ __all__ = [
     "file_sha256",
     "load_20newsgroups",
     "load_reuters",
+    "load_senseval",
     "load_stoplist",
     "load_webkb",
     "locate",

@@ -147,9 +147,13 @@ def export_and_check(explorer, caption, figures_folder):
 
 def screenshot_notebook(page, path):
     """One image of the whole notebook: the window is made as tall as the notebook for it."""
-    height = page.evaluate(
-        "() => document.querySelector('.jp-NotebookPanel-notebook').scrollHeight")
+    height = page.evaluate("""() => {
+        const scroller = document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer');
+        scroller.scrollTop = 0;
+        return scroller.scrollHeight;
+    }""")
     page.set_viewport_size({"width": 1400, "height": min(int(height) + 200, 16_000)})
+    page.wait_for_timeout(500)  # let the layout settle at the new size
     page.screenshot(path=path)
     page.set_viewport_size({"width": 1400, "height": 1000})
 

@@ -1,0 +1,624 @@
+"""Decision lists and the Yarowsky loop against hand-worked cases and independent refits; the
+Yarowsky plots and explorers driven from code."""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from matplotlib.colors import to_rgba
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from sslviz.plots.yarowsky import UNLABELED_COLOR, sense_colors
+from sslviz.yarowsky import (
+    DecisionList,
+    Yarowsky,
+    accuracy_by_iteration,
+    collocation_matrix,
+    collocations,
+    decision_list_at,
+    label_accuracy,
+    rank_rules,
+    sense_task,
+    supervised_accuracy,
+    supervised_decision_list,
+    top_rules,
+    yarowsky_run,
+)
+
+# -- a small synthetic word-sense corpus ----------------------------------------------------------
+SEEDS = {"a": ["W=a0"], "b": ["W=b0"]}
+
+
+class FakeCorpus:
+    """What sense_task reads from a SensevalCorpus: tokens, head, senses, names, context.
+
+    Sense "a" (about 60 % of the instances) has its own words a0..a29, sense "b" b0..b29; each
+    instance has four sense words (one in twenty from the other sense), two of 40 shared words
+    and the ambiguous word "w". The last three instances (sense "a") have both seeds.
+    """
+
+    def __init__(self, n=160, seed=0, noise=0.05):
+        rng = np.random.default_rng(seed)
+        self.word = "w"
+        self.sense_names = ["a", "b"]
+        target = (rng.random(n) < 0.4).astype(np.int64)
+        self.tokens, heads = [], []
+        for t in target:
+            own, other = ("a", "b") if t == 0 else ("b", "a")
+            words = [f"{own if rng.random() > noise else other}{rng.integers(30)}"
+                     for _ in range(4)]
+            words += [f"s{rng.integers(40)}" for _ in range(2)]
+            rng.shuffle(words)
+            head = int(rng.integers(0, len(words) + 1))
+            self.tokens.append(words[:head] + ["w"] + words[head:])
+            heads.append(head)
+        self.tokens += [["a0", "b0", "w", "s1"]] * 3
+        self.head = np.array(heads + [2, 2, 2])
+        self.target = np.concatenate([target, [0, 0, 0]])
+
+    @property
+    def senses(self):
+        return np.array(self.sense_names, dtype=object)[self.target]
+
+    def context(self, i, width=None):
+        return " ".join(self.tokens[i])
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return FakeCorpus()
+
+
+@pytest.fixture(scope="module")
+def data(corpus):
+    X, names = collocation_matrix(corpus.tokens, corpus.head, window=10)
+    return X, names, corpus.senses.astype(str)
+
+
+# -- features ------------------------------------------------------------------------------------
+def test_collocations_of_a_hand_made_context():
+    tokens = ["the", "old", "telephone", "line", "was", "dead", ",", "the", "end", "."]
+    assert collocations(tokens, 3, window=10) == [
+        "L1=telephone", "R1=was", "W=the", "W=old", "W=telephone", "W=was", "W=dead", "W=end"]
+    assert collocations(tokens, 3, window=2) == [
+        "L1=telephone", "R1=was", "W=old", "W=telephone", "W=was", "W=dead"]
+    assert collocations(tokens, 3, window=2, stop_words={"was", "old"}) == [
+        "L1=telephone", "R1=was", "W=telephone", "W=dead"]
+    assert collocations(["line", "of"], 0) == ["R1=of", "W=of"]  # no left neighbour
+    assert collocations(["a", "line"], 1) == ["L1=a", "W=a"]
+    assert collocations(["line"], 0) == []
+
+
+def test_collocations_reject_a_head_outside_the_context():
+    with pytest.raises(ValueError, match="head index 5 is outside the 2 tokens"):
+        collocations(["a", "line"], 5)
+
+
+def test_collocation_matrix_is_the_binary_bag_of_collocations(corpus, data):
+    X, names, _ = data
+    assert list(names) == sorted(names) and len(set(names)) == len(names)
+    assert set(np.unique(X.data)) == {1.0}
+    index = {name: j for j, name in enumerate(names)}
+    for i in range(0, len(corpus.tokens), 17):
+        expected = np.zeros(len(names))
+        expected[[index[f] for f in collocations(corpus.tokens[i], corpus.head[i])]] = 1
+        np.testing.assert_array_equal(X[i].toarray().ravel(), expected)
+    X3, names3 = collocation_matrix(corpus.tokens, corpus.head, min_df=3)
+    df = np.asarray((X != 0).sum(axis=0)).ravel()
+    assert list(names3) == list(names[df >= 3])
+    np.testing.assert_array_equal(X3.toarray(), X[:, df >= 3].toarray())
+    with pytest.raises(ValueError, match="3 contexts but 2 head positions"):
+        collocation_matrix([["a"]] * 3, [0, 0])
+
+
+# -- the decision list ---------------------------------------------------------------------------
+# rows:   f0 f1 f2   sense
+HAND_X = np.array([[1, 1, 0],   # A
+                   [1, 0, 0],   # A
+                   [1, 0, 1],   # A
+                   [0, 1, 1],   # B
+                   [0, 0, 1]])  # B
+HAND_Y = np.array(["A", "A", "A", "B", "B"])
+
+
+def test_decision_list_scores_against_a_hand_worked_example():
+    """Counts A: f0=3, f1=1, f2=1; B: f0=0, f1=1, f2=2. With alpha = 0.1:
+    f0 -> A, log(3.1 / 0.1) = log 31; f1 ties (score log(1.1 / 1.1) = 0: no rule);
+    f2 -> B, log(2.1 / 1.1)."""
+    model = DecisionList(alpha=0.1).fit(sp.csr_matrix(HAND_X), HAND_Y)
+    np.testing.assert_array_equal(model.feature_count_, [[3, 1, 1], [0, 1, 2]])
+    np.testing.assert_array_equal(model.class_count_, [3, 2])
+    np.testing.assert_array_equal(model.rule_feature_, [0, 2])
+    np.testing.assert_array_equal(model.rule_class_, [0, 1])
+    np.testing.assert_allclose(model.rule_score_, [np.log(31), np.log(2.1 / 1.1)])
+    np.testing.assert_allclose(model.rule_proba(), [[3.1 / 3.2, 0.1 / 3.2], [1.1 / 3.2, 2.1 / 3.2]])
+
+    rows = np.array([[0, 1, 0], [1, 0, 1], [0, 0, 1], [0, 0, 0]])
+    np.testing.assert_array_equal(model.first_rule(rows), [-1, 0, 1, -1])
+    rule, sense, confidence = model.apply_rules(rows)
+    np.testing.assert_array_equal(sense, [-1, 0, 1, -1])
+    np.testing.assert_allclose(confidence, [np.nan, 3.1 / 3.2, 2.1 / 3.2, np.nan])
+    prior = [3.1 / 5.2, 2.1 / 5.2]  # the smoothed class prior where no rule matches
+    np.testing.assert_allclose(model.predict_proba(rows),
+                               [prior, [3.1 / 3.2, 0.1 / 3.2], [1.1 / 3.2, 2.1 / 3.2], prior])
+    np.testing.assert_array_equal(model.predict(rows), ["A", "A", "B", "A"])
+
+
+def test_three_senses_score_is_the_log_odds_against_the_rest():
+    counts = np.array([[5, 0, 2], [1, 0, 2], [0, 4, 2]])
+    features, classes, scores = rank_rules(counts, alpha=0.5)
+    # f0: log(5.5 / (1 + 2*0.5)); f1: log(4.5 / 1); f2: every sense 2 -> log(2.5 / 5) < 0: no rule
+    np.testing.assert_array_equal(features, [1, 0])
+    np.testing.assert_array_equal(classes, [2, 0])
+    np.testing.assert_allclose(scores, [np.log(4.5), np.log(5.5 / 2)])
+    model = DecisionList(alpha=0.5).fit(
+        np.array([[1, 0, 1]] * 2 + [[1, 0, 0]] * 3 + [[1, 0, 1], [0, 0, 1]]
+                 + [[0, 1, 1]] * 2 + [[0, 1, 0]] * 2),
+        np.array([0] * 5 + [1] * 2 + [2] * 4))
+    np.testing.assert_array_equal(model.feature_count_, counts)
+    np.testing.assert_allclose(model.rule_proba()[1], np.array([5.5, 1.5, 0.5]) / 7.5)
+
+
+def test_rule_order_ties_go_to_the_more_frequent_feature_then_the_column():
+    counts = np.array([[2, 4, 2, 0, 4],
+                       [0, 0, 0, 2, 0]])
+    features, classes, scores = rank_rules(counts, alpha=1.0)
+    # scores: log(3/1) for f0, f2, f3 (count 2); log(5/1) for f1, f4 (count 4)
+    np.testing.assert_array_equal(features, [1, 4, 0, 2, 3])
+    np.testing.assert_array_equal(classes, [0, 0, 0, 0, 1])
+    assert np.all(np.diff(scores) <= 0)
+    features, _, _ = rank_rules(counts, alpha=1.0, min_count=3)
+    np.testing.assert_array_equal(features, [1, 4])
+
+
+def test_first_rule_equals_a_brute_force_search():
+    rng = np.random.default_rng(3)
+    X = sp.random(300, 40, density=0.08, random_state=4, format="csr")
+    y = rng.integers(0, 3, 300)
+    model = DecisionList(alpha=0.2).fit(X[:200], y[:200])
+    rank = {f: r for r, f in enumerate(model.rule_feature_)}
+    expected = []
+    for row in X[200:].toarray():
+        ranks = [rank[f] for f in np.flatnonzero(row) if f in rank]
+        expected.append(min(ranks) if ranks else -1)
+    np.testing.assert_array_equal(model.first_rule(X[200:]), expected)
+    np.testing.assert_array_equal(model.first_rule(X[200:].toarray()), expected)
+    assert (model.first_rule(sp.csr_matrix((5, 40))) == -1).all()
+
+
+def test_from_counts_gives_the_fitted_list(data):
+    X, _, y = data
+    model = DecisionList(alpha=0.3, min_count=2).fit(X, y)
+    rebuilt = DecisionList.from_counts(model.classes_, model.feature_count_, model.class_count_,
+                                       alpha=0.3, min_count=2)
+    for name in ("rule_feature_", "rule_class_", "rule_score_"):
+        np.testing.assert_array_equal(getattr(rebuilt, name), getattr(model, name))
+    np.testing.assert_array_equal(rebuilt.predict_proba(X), model.predict_proba(X))
+
+
+def test_decision_list_bad_parameters():
+    with pytest.raises(ValueError, match="alpha must be a positive number, got 0"):
+        DecisionList(alpha=0).fit(HAND_X, HAND_Y)
+    with pytest.raises(ValueError, match="min_count must be an integer >= 1, got 0"):
+        DecisionList(min_count=0).fit(HAND_X, HAND_Y)
+
+
+def test_top_rules(data):
+    X, names, y = data
+    model = DecisionList().fit(X, y)
+    rules = top_rules(model, names, k=5)
+    assert len(rules) == 5
+    for rule, f, c, score in zip(rules, model.rule_feature_, model.rule_class_,
+                                 model.rule_score_, strict=False):
+        assert rule.feature == names[f] and rule.sense == model.classes_[c]
+        assert rule.score == score and rule.count == model.feature_count_[:, f].sum()
+        assert rule.confidence == pytest.approx(1 / (1 + np.exp(-score)))  # p = sigmoid(score)
+    with pytest.raises(ValueError, match="3 feature names for a list over"):
+        top_rules(model, names[:3])
+
+
+# -- the Yarowsky loop ---------------------------------------------------------------------------
+def fit(data, **params):
+    X, names, _ = data
+    return Yarowsky(params.pop("seeds", SEEDS), **params).fit(X, feature_names=names)
+
+
+def has(data, feature):
+    X, names, _ = data
+    return X[:, list(names).index(feature)].toarray().ravel() > 0
+
+
+def test_iteration_zero_labels_the_seed_instances(data):
+    model = fit(data)
+    a0, b0 = has(data, "W=a0"), has(data, "W=b0")
+    expected = np.where(a0 & ~b0, 0, np.where(b0 & ~a0, 1, -1))
+    np.testing.assert_array_equal(model.trace_[0].labels, expected)
+    np.testing.assert_array_equal(model.seed_labels_, expected)
+    assert model.n_seed_conflicts_ == np.sum(a0 & b0) >= 3
+    np.testing.assert_array_equal(model.trace_[0].added, np.flatnonzero(expected >= 0))
+    assert list(model.classes_) == ["a", "b"]
+
+
+def test_labels_in_y_are_fixed_and_win_over_seeds(data):
+    X, names, y = data
+    y_semi = np.full(len(y), -1, dtype=object)
+    y_semi[:5] = y[:5]
+    conflict = np.flatnonzero(has(data, "W=a0") & ~has(data, "W=b0"))[-1]  # a seed says "a"
+    y_semi[conflict] = "b"
+    model = Yarowsky(SEEDS, mode="rejudge").fit(X, y_semi, feature_names=names)
+    for step in model.trace_:
+        np.testing.assert_array_equal(model.classes_[step.labels[:5]], y[:5])
+        assert model.classes_[step.labels[conflict]] == "b"
+
+
+@pytest.mark.parametrize("mode", ["keep", "rejudge"])
+@pytest.mark.parametrize("threshold", [0.6, 0.9, 0.97])
+def test_trace_is_honest(data, mode, threshold):
+    """Labels at iteration t = the seeds plus what a decision list, fitted independently on the
+    labels of iteration t-1, classifies above the threshold ("keep": plus the old labels)."""
+    X, names, _ = data
+    model = fit(data, threshold=threshold, mode=mode)
+    assert len(model.trace_) >= 2
+    seeds = model.seed_labels_
+    for previous, step in zip(model.trace_, model.trace_[1:], strict=False):
+        rows = previous.labeled
+        reference = DecisionList(alpha=0.1).fit(X[rows], model.classes_[previous.labels[rows]])
+        proba = reference.predict_proba(X)
+        rule = reference.first_rule(X)
+        confident = (rule >= 0) & (proba.max(axis=1) > threshold)
+        expected = previous.labels.copy() if mode == "keep" else np.full(len(seeds), -1)
+        open_rows = confident & ((previous.labels == -1) if mode == "keep" else True)
+        expected[open_rows] = np.argmax(proba, axis=1)[open_rows]
+        expected[seeds >= 0] = seeds[seeds >= 0]
+        np.testing.assert_array_equal(step.labels, expected)
+        # the list recorded at t is the one trained on the labels of t
+        trained = DecisionList(alpha=0.1).fit(X[step.labeled],
+                                              model.classes_[step.labels[step.labeled]])
+        np.testing.assert_array_equal(step.feature_count, trained.feature_count_)
+        np.testing.assert_array_equal(step.rule_feature, trained.rule_feature_[:30])
+        np.testing.assert_allclose(step.rule_score, trained.rule_score_[:30])
+        assert step.n_rules == len(trained.rule_feature_)
+        # what changed
+        was, now = previous.labels >= 0, step.labels >= 0
+        np.testing.assert_array_equal(step.added, np.flatnonzero(now & ~was))
+        np.testing.assert_array_equal(step.removed, np.flatnonzero(was & ~now))
+        np.testing.assert_array_equal(
+            step.relabeled, np.flatnonzero(was & now & (step.labels != previous.labels)))
+        assert step.coverage == pytest.approx(now.mean())
+    np.testing.assert_array_equal(model.labels_, model.trace_[-1].labels)
+    np.testing.assert_array_equal(model.predict(X), decision_list_at(model).predict(X))
+
+
+@pytest.mark.parametrize("threshold", [0.6, 0.9, 0.97])
+def test_keep_only_grows_the_labeled_set(data, threshold):
+    model = fit(data, threshold=threshold, mode="keep")
+    coverage = model.trace_.values("coverage")
+    assert np.all(np.diff(coverage) > 0)  # a round that adds nothing ends the loop
+    for previous, step in zip(model.trace_, model.trace_[1:], strict=False):
+        kept = previous.labeled
+        np.testing.assert_array_equal(step.labels[kept], previous.labels[kept])
+        assert len(step.removed) == 0 and len(step.relabeled) == 0
+        assert len(step.added) > 0
+
+
+def test_rejudge_can_withdraw_and_change_labels_but_never_the_seeds(data):
+    model = fit(data, threshold=0.6, mode="rejudge")
+    changes = sum(len(s.removed) + len(s.relabeled) for s in model.trace_)
+    assert changes > 0
+    seeds = model.seed_labels_ >= 0
+    for step in model.trace_:
+        np.testing.assert_array_equal(step.labels[seeds], model.seed_labels_[seeds])
+
+
+@pytest.mark.parametrize("mode", ["keep", "rejudge"])
+def test_convergence_is_a_fixed_point(data, mode):
+    X, _, _ = data
+    model = fit(data, threshold=0.9, mode=mode, max_iter=50)
+    assert model.converged_ and model.n_iter_ == len(model.trace_) - 1
+    again = Yarowsky(SEEDS, threshold=0.9, mode=mode, max_iter=model.n_iter_ + 1)
+    again.fit(X, feature_names=data[1])
+    assert again.converged_ and len(again.trace_) == len(model.trace_)
+    short = fit(data, threshold=0.9, mode=mode, max_iter=1)
+    assert short.n_iter_ == 1 and len(short.trace_) == 2 and not short.converged_
+    np.testing.assert_array_equal(short.trace_[1].labels, model.trace_[1].labels)
+
+
+def test_labels_spread_from_the_seeds_and_are_mostly_right(data):
+    _, _, y = data
+    model = fit(data, threshold=0.9)
+    coverage = model.trace_.values("coverage")
+    assert coverage[0] < 0.25 and coverage[-1] > 0.9
+    accuracy = label_accuracy(model, y)
+    assert accuracy[0] > 0.9 and accuracy[-1] > 0.75
+
+
+def test_accuracy_helpers_match_a_direct_computation(data):
+    X, _, y = data
+    model = fit(data, threshold=0.9, mode="rejudge")
+    expected_test, expected_labels = [], []
+    for step in model.trace_:
+        rows = step.labeled
+        labels = model.classes_[step.labels[rows]]
+        expected_labels.append(np.mean(labels == y[rows]))
+        expected_test.append(np.mean(DecisionList().fit(X[rows], labels).predict(X) == y))
+    np.testing.assert_allclose(label_accuracy(model, y), expected_labels)
+    np.testing.assert_allclose(accuracy_by_iteration(model, X, y), expected_test)
+    with pytest.raises(ValueError, match="y has 3 entries but the model was fitted on"):
+        label_accuracy(model, y[:3])
+
+
+def test_seed_rules_by_column_index_and_a_single_string(data):
+    X, names, _ = data
+    by_name = fit(data)
+    columns = {s: [list(names).index(r) for r in rules] for s, rules in SEEDS.items()}
+    by_index = Yarowsky(columns).fit(X)
+    single = Yarowsky({s: rules[0] for s, rules in SEEDS.items()}).fit(X, feature_names=names)
+    for model in (by_index, single):
+        np.testing.assert_array_equal(model.labels_, by_name.labels_)
+
+
+# -- bad input -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("params, message", [
+    ({"threshold": 0.4}, r"threshold must lie in \[0.5, 1\) .* got 0.4"),
+    ({"threshold": 1.0}, r"threshold must lie in \[0.5, 1\) .* got 1.0"),
+    ({"mode": "grow"}, "mode must be 'keep' or 'rejudge', got 'grow'"),
+    ({"max_iter": -1}, "max_iter must be an integer >= 0, got -1"),
+    ({"alpha": -1}, "alpha must be a positive number, got -1"),
+    ({"seeds": ["W=a0"]}, r"seeds must be a dict mapping each sense to its seed rules"),
+    ({"seeds": {"a": ["W=a0"], "c": ["W=b0"]}, "classes": ["a", "b"]},
+     r"seed sense\(s\) \['c'\] are not in classes=\['a', 'b'\]"),
+    ({"seeds": {"a": ["W=a0"], "b": ["W=telefone"]}},
+     r"seed rule 'W=telefone' is not a feature; features look like"),
+    ({"seeds": {"a": ["W=a0"], "b": []}}, "sense 'b' has an empty list of seed rules"),
+    ({"seeds": {"a": ["W=a0"]}},
+     r"Yarowsky needs at least two senses \(classes\), got 1 class\(es\): \['a'\]"),
+    ({"seeds": {"a": ["W=a0"], "b": [10**6]}}, "seed rule column 1000000 is out of range"),
+    ({"seeds": {"a": ["W=a0"], "b": ["W=b0"], "c": ["W=a0"]}},
+     r"no instance has a label for sense\(s\) \['a', 'c'\] at iteration 0"),
+])
+def test_bad_input_is_refused_with_a_clear_message(data, params, message):
+    with pytest.raises(ValueError, match=message):
+        fit(data, **params)
+
+
+def test_seed_rule_matching_nothing(data):
+    X, names, _ = data
+    empty = sp.hstack([X, sp.csr_matrix((X.shape[0], 1))]).tocsr()
+    with pytest.raises(ValueError, match=r"seed rule 'W=never' of sense 'b' matches no instance"):
+        Yarowsky({"a": ["W=a0"], "b": ["W=never"]}).fit(
+            empty, feature_names=list(names) + ["W=never"])
+
+
+def test_names_needed_for_named_seeds_and_labels_must_be_known(data):
+    X, names, y = data
+    with pytest.raises(ValueError, match="seed rule 'W=a0' is a feature name: pass feature_names"):
+        Yarowsky(SEEDS).fit(X)
+    y_semi = np.full(len(y), -1, dtype=object)
+    y_semi[0] = "z"
+    with pytest.raises(ValueError, match=r"y holds labels \['z'\] that are not in classes"):
+        Yarowsky(SEEDS, classes=["a", "b"]).fit(X, y_semi, feature_names=names)
+    with pytest.raises(ValueError, match=r"y must have shape \(163,\)"):
+        Yarowsky(SEEDS).fit(X, y[:10], feature_names=names)
+
+
+# -- comparison and experiment helpers -----------------------------------------------------------
+def test_supervised_decision_list_is_a_list_on_a_stratified_draw(data):
+    X, _, y = data
+    model, rows = supervised_decision_list(X, y, 20, random_state=0)
+    assert len(rows) == 20 and len(set(rows)) == 20
+    assert set(y[rows]) == {"a", "b"}
+    reference = DecisionList().fit(X[rows], y[rows])
+    np.testing.assert_array_equal(model.predict(X), reference.predict(X))
+    _, again = supervised_decision_list(X, y, 20, random_state=0)
+    np.testing.assert_array_equal(rows, again)
+
+
+def test_sense_task_and_run(corpus):
+    task = sense_task(corpus, window=10, test_size=0.25, random_state=0)
+    assert len(task.test) == 41 and len(task.pool) == 122
+    assert len(np.intersect1d(task.pool, task.test)) == 0
+    assert abs(np.mean(task.y[task.test] == "b") - np.mean(task.y == "b")) < 0.05
+    run = yarowsky_run(task, SEEDS, threshold=0.9)
+    model = Yarowsky(SEEDS, threshold=0.9).fit(task.X[task.pool],
+                                               feature_names=task.feature_names)
+    np.testing.assert_array_equal(run.model.labels_, model.labels_)
+    np.testing.assert_allclose(run.test_accuracy, accuracy_by_iteration(
+        model, task.X[task.test], task.y[task.test]))
+    np.testing.assert_allclose(run.coverage, model.trace_.values("coverage"))
+    accuracies = supervised_accuracy(task, 10, seeds=(0, 1))
+    for seed, accuracy in zip((0, 1), accuracies, strict=True):
+        dl, _ = supervised_decision_list(task.X[task.pool], task.y[task.pool], 10,
+                                         random_state=seed)
+        assert accuracy == np.mean(dl.predict(task.X[task.test]) == task.y[task.test])
+    with pytest.raises(ValueError, match=r"unknown senses \['c'\] of 'w'"):
+        sense_task(corpus, ["a", "c"])
+
+
+# -- scikit-learn's estimator checks -------------------------------------------------------------
+BINARY_FEATURES = ("features are presence indicators: on the checks' continuous blobs every row "
+                   "has every feature, so every row gets the same rule")
+
+
+def expected_failures(estimator):
+    failures = {"check_classifiers_train": BINARY_FEATURES}
+    if isinstance(estimator, Yarowsky):  # after the self-labeling, every row has one sense
+        failures["check_classifiers_classes"] = BINARY_FEATURES
+        failures["check_non_transformer_estimators_n_iter"] = (
+            "n_iter_ counts the rounds after iteration 0, as SemiSupervisedNB does; when y labels "
+            "every row there is none")
+    return failures
+
+
+@parametrize_with_checks([DecisionList(), Yarowsky(max_iter=3)],
+                         expected_failed_checks=expected_failures)
+def test_scikit_learn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+# -- plots and explorers --------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def runs(corpus):
+    from sslviz.widgets.yarowsky import YarowskyRuns
+
+    catalog = {
+        "w": {"senses": ("a", "b"), "seeds": {"a0 / b0": SEEDS,
+                                             "a1 / b1": {"a": ["W=a1"], "b": ["W=b1"]}}},
+        "v": {"senses": ("a", "b"), "seeds": {"a2 / b2": {"a": ["W=a2"], "b": ["W=b2"]}}},
+    }
+    tasks = {"w": sense_task(corpus, window=10), "v": sense_task(FakeCorpus(seed=1), window=10)}
+    return YarowskyRuns(catalog, load_task=lambda word, senses, random_state: tasks[word])
+
+
+@pytest.fixture
+def stepper(runs):
+    from sslviz.widgets.yarowsky import yarowsky_explorer
+
+    return yarowsky_explorer(runs, word="w", threshold=0.9)
+
+
+def map_colors(explorer):
+    return explorer.figure.axes[0].collections[0].get_facecolors()
+
+
+def expected_colors(labels):
+    palette = [to_rgba(UNLABELED_COLOR)] + [to_rgba(c) for c in sense_colors(2)]
+    return np.array([palette[label + 1] for label in labels])
+
+
+def test_stepper_replays_the_trace(runs, stepper):
+    run = runs.run("w", "a0 / b0", 0.9, "keep")
+    task = runs.task("w")
+    assert stepper.last_error is None
+    assert stepper.caption.value == ("iteration=0, word=w, seeds=a0 / b0, threshold=0.9, "
+                                     "mode=keep")
+    assert stepper.controls["iteration"].max == len(run.model.trace_) - 1 >= 2
+    images = [bytes(stepper.image.value)]
+    for iteration in (1, 2, 0):
+        stepper.controls["iteration"].value = iteration
+        assert stepper.last_error is None
+        images.append(bytes(stepper.image.value))
+        assert images[-1] != images[-2]
+        step = run.model.trace_[iteration]
+        np.testing.assert_allclose(map_colors(stepper), expected_colors(step.labels))
+        map_ax, table_ax, curve_ax = stepper.figure.axes
+        xy = runs.map("w")
+        np.testing.assert_allclose(map_ax.collections[1].get_offsets(), xy[step.added])
+        gold = task.y[task.pool]
+        wrong = step.labeled[run.model.classes_[step.labels[step.labeled]] != gold[step.labeled]]
+        np.testing.assert_allclose(map_ax.collections[2].get_offsets().reshape(-1, 2),
+                                   xy[wrong].reshape(-1, 2))
+        rules = top_rules(decision_list_at(run.model, iteration), task.feature_names, k=14)
+        shown = [t.get_text() for t in table_ax.texts if t.get_text().startswith(("W=", "L1=",
+                                                                                   "R1="))]
+        assert shown == [rule.feature for rule in rules]
+        markers = [line for line in curve_ax.lines if len(line.get_xdata()) == 1]
+        assert len(markers) == 3 and all(m.get_xdata()[0] == iteration for m in markers)
+        assert f"iteration={iteration}," in stepper.caption.value
+    lines = {line.get_label(): line for line in stepper.figure.axes[2].lines}
+    np.testing.assert_allclose(lines["coverage"].get_ydata(), run.coverage * 100)
+    np.testing.assert_allclose(lines["test accuracy"].get_ydata(), run.test_accuracy * 100)
+    n0 = run.model.trace_[0].n_labeled
+    baseline = lines[f"supervised list, {n0} hand labels"].get_ydata()[0]
+    assert baseline == pytest.approx(supervised_accuracy(task, n0).mean() * 100)
+
+
+def test_stepper_refits_on_threshold_mode_and_seeds_once(runs, stepper, monkeypatch):
+    import sslviz.widgets.yarowsky as module
+
+    calls = []
+    real = module.yarowsky_run
+
+    def counting(task, seeds, **params):
+        calls.append((seeds, params["threshold"], params["mode"]))
+        return real(task, seeds, **params)
+
+    monkeypatch.setattr(module, "yarowsky_run", counting)
+    runs.run.cache_clear()
+    stepper.controls["threshold"].value = 0.8
+    stepper.controls["mode"].value = "rejudge"
+    stepper.controls["seeds"].value = "a1 / b1"
+    stepper.controls["threshold"].value = 0.8  # unchanged: no new fit
+    stepper.controls["seeds"].value = "a0 / b0"
+    stepper.controls["seeds"].value = "a1 / b1"  # cached
+    assert stepper.last_error is None
+    a1 = {"a": ["W=a1"], "b": ["W=b1"]}
+    assert calls == [(SEEDS, 0.8, "keep"), (SEEDS, 0.8, "rejudge"), (a1, 0.8, "rejudge")]
+    run = runs.run("w", "a1 / b1", 0.8, "rejudge")
+    assert stepper.controls["iteration"].max == len(run.model.trace_) - 1
+    step = run.model.trace_[stepper.controls["iteration"].value]
+    np.testing.assert_allclose(map_colors(stepper), expected_colors(step.labels))
+    assert stepper.controls["threshold"].continuous_update is False
+
+
+def test_stepper_new_word_brings_its_seed_sets(runs, stepper):
+    stepper.controls["iteration"].value = 2
+    stepper.controls["word"].value = "v"
+    assert stepper.last_error is None
+    assert list(stepper.controls["seeds"].options) == ["a2 / b2"]
+    assert "word=v, seeds=a2 / b2" in stepper.caption.value
+    run = runs.run("v", "a2 / b2", 0.9, "keep")
+    iteration = stepper.controls["iteration"].value
+    assert iteration == min(2, len(run.model.trace_) - 1)
+    np.testing.assert_allclose(map_colors(stepper),
+                               expected_colors(run.model.trace_[iteration].labels))
+
+
+def test_stepper_step_is_fast_and_exports(stepper):
+    times = []
+    for iteration in (1, 2, 1, 0):
+        stepper.controls["iteration"].value = iteration
+        times.append(stepper.redraw_seconds)
+    assert np.median(times) < 0.6, times
+    stepper.export.controls["button"].click()
+    paths = stepper.export.last_paths
+    folder = Path(os.environ["SSLVIZ_FIGURES"])
+    assert [p.suffix for p in paths] == [".png", ".svg", ".pdf"]
+    assert all(p.parent.resolve() == folder.resolve() and p.stat().st_size > 0 for p in paths)
+    assert paths[0].name.startswith("03_yarowsky-stepper__iteration-0_word-w_seeds-a0-b0")
+
+
+def test_supervised_explorer(runs):
+    from sslviz.widgets.yarowsky import supervised_explorer
+
+    explorer = supervised_explorer(runs, word="w", threshold=0.9, sizes=(4, 10, 40))
+    task = runs.task("w")
+    assert explorer.last_error is None
+    slider = explorer.controls["n_labeled"]
+    assert list(slider.options) == [4, 10, 40, 122] and slider.value == 40
+    curve_ax, point_ax = explorer.figure.axes
+    expected = [supervised_accuracy(task, n).mean() * 100 for n in (4, 10, 40, 122)]
+    np.testing.assert_allclose(curve_ax.lines[0].get_ydata(), expected)
+    final = runs.run("w", "a0 / b0", 0.9, "keep").test_accuracy[-1] * 100
+    assert any(np.allclose(line.get_ydata(), final) for line in curve_ax.lines[1:])
+    slider.value = 10
+    assert explorer.last_error is None
+    heights = [patch.get_height() for patch in point_ax.patches]
+    np.testing.assert_allclose(heights, [expected[1], final])
+    marker = [line for line in curve_ax.lines if len(line.get_xdata()) == 2
+              and line.get_xdata()[0] == line.get_xdata()[1]]
+    assert len(marker) == 1 and marker[0].get_xdata()[0] == 10
+    explorer.export.controls["button"].click()
+    assert explorer.export.last_paths[0].name.startswith("03_yarowsky-supervised__n-labeled-10")
+
+
+def test_instance_map_is_a_seeded_2d_layout(runs):
+    from sslviz.yarowsky import instance_map
+
+    task = runs.task("w")
+    xy = runs.map("w")
+    assert xy.shape == (len(task.pool), 2) and np.isfinite(xy).all()
+    np.testing.assert_allclose(instance_map(task.X[task.pool], random_state=0), xy)
+
+
+def test_iteration_maps_figure(runs):
+    from sslviz.widgets.yarowsky import iteration_maps_figure
+
+    figure = iteration_maps_figure(runs, word="w", threshold=0.9, iterations=(0, 1, 2))
+    run = runs.run("w", "a0 / b0", 0.9, "keep")
+    assert len(figure.axes) == 3
+    for ax, iteration in zip(figure.axes, (0, 1, 2), strict=True):
+        np.testing.assert_allclose(ax.collections[0].get_facecolors(),
+                                   expected_colors(run.model.trace_[iteration].labels))
+        assert ax.get_title().startswith(f"iteration {iteration}:")
