@@ -34,6 +34,7 @@ def atomic_write(path, mode="wb"):
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    _usual_permissions(fd)
     try:
         kwargs = {"encoding": "utf-8"} if mode == "w" else {}
         with os.fdopen(fd, mode, **kwargs) as handle:
@@ -45,6 +46,18 @@ def atomic_write(path, mode="wb"):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
         raise
+
+
+def _current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _usual_permissions(fd):
+    """Give a temporary file the mode ``open()`` would give a new file (mkstemp uses 0600)."""
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, 0o666 & ~_current_umask())
 
 
 def atomic_write_path(path):
@@ -62,6 +75,7 @@ def _atomic_path(path: Path):
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".part{path.suffix}",
                                     dir=path.parent)
+    _usual_permissions(fd)
     os.close(fd)
     try:
         yield Path(tmp_name)

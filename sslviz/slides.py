@@ -14,6 +14,10 @@ The rules, in order:
 * every other cell continues the slide above it (``-``).
 
 Notebook metadata ``rise`` turns on scrolling for long slides and sets a plain theme.
+
+The same command drops the widget state that ``jupyter nbconvert --execute`` stores in a
+notebook's metadata (every explorer's last PNG, hundreds of kilobytes per notebook, rewritten on
+every run): the explorers are live, so a stored copy only bloats the repository and its diffs.
 """
 
 from __future__ import annotations
@@ -25,7 +29,14 @@ import nbformat
 
 from sslviz._io import atomic_write
 
-__all__ = ["RISE_SETTINGS", "apply_slides", "is_explorer_cell", "slide_problems", "slide_types"]
+__all__ = [
+    "RISE_SETTINGS",
+    "apply_slides",
+    "is_explorer_cell",
+    "slide_problems",
+    "slide_types",
+    "update_notebooks",
+]
 
 RISE_SETTINGS = {
     "autolaunch": False,
@@ -62,8 +73,11 @@ def slide_types(notebook) -> list[str]:
 
 
 def apply_slides(notebook) -> bool:
-    """Write slide types and RISE settings into ``notebook``; return whether anything changed."""
-    changed = False
+    """Write slide types and RISE settings into ``notebook`` and drop stored widget state.
+
+    Returns whether anything changed.
+    """
+    changed = notebook.metadata.pop("widgets", None) is not None
     for cell, kind in zip(notebook.cells, slide_types(notebook), strict=True):
         if cell.metadata.get("slideshow", {}).get("slide_type") != kind:
             cell.metadata["slideshow"] = {"slide_type": kind}
@@ -86,6 +100,8 @@ def slide_problems(notebook) -> list[str]:
     if stored != slide_types(notebook) or notebook.metadata.get("rise") != RISE_SETTINGS:
         problems.append("slide metadata is missing or stale: run `python -m sslviz slides "
                         "notebooks/` and commit the notebooks")
+    if "widgets" in notebook.metadata:
+        problems.append("stored widget state: run `python -m sslviz slides notebooks/` to drop it")
     cells = notebook.cells
     if not cells or not cells[0].source.lstrip().startswith("# "):
         problems.append("the first cell must be the title slide, a markdown `# Lecture ...`")

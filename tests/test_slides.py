@@ -69,6 +69,17 @@ def test_every_lecture_is_ready_as_a_slideshow(path):
     assert slide_problems(nbformat.read(path, as_version=4)) == []
 
 
+def test_stored_widget_state_is_dropped():
+    notebook = lecture()
+    apply_slides(notebook)
+    notebook.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    assert slide_problems(notebook) == [
+        "stored widget state: run `python -m sslviz slides notebooks/` to drop it"]
+    assert apply_slides(notebook) is True
+    assert "widgets" not in notebook.metadata
+    assert slide_problems(notebook) == []
+
+
 def test_update_writes_only_what_changed_and_the_command_checks(tmp_path, capsys):
     path = tmp_path / "lecture.ipynb"
     nbformat.write(lecture(), path)
