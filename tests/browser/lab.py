@@ -101,8 +101,9 @@ class LabServer:
     process: subprocess.Popen
     log: Path
 
-    def page(self, path):
-        return f"{self.url}/{path}?token={self.token}"
+    def page(self, path, *flags):
+        """Address of ``path`` with the token (and flags such as ``reset``) in the query."""
+        return f"{self.url}/{path}?{'&'.join([*flags, f'token={self.token}'])}"
 
     def api(self, path, method="GET"):
         request = urllib.request.Request(f"{self.url}/api/{path}", method=method,

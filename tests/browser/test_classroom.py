@@ -28,8 +28,11 @@ MAGIC = {"png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF-", "svg": b"<?xml"}
 SAVED = re.compile(r"^Saved (?P<base>\S+)\.\{(?P<formats>[a-z,]+)\} in (?P<folder>.+)$")
 
 RUN_STATE_JS = """() => {
-    const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
-    const outputs = [...document.querySelectorAll('.jp-Notebook .jp-OutputArea-output')];
+    const notebooks = document.querySelectorAll('.jp-NotebookPanel');
+    if (notebooks.length !== 1) { return {cells: 0, done: 0, busy: 0, errors: [],
+                                          panels: notebooks.length}; }
+    const prompts = [...notebooks[0].querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
+    const outputs = [...notebooks[0].querySelectorAll('.jp-OutputArea-output')];
     return {
         cells: prompts.length,
         done: prompts.filter(p => /\\[\\d+\\]/.test(p.textContent)).length,
@@ -47,6 +50,8 @@ def run_all_cells(page):
     deadline = time.monotonic() + RUN_TIMEOUT_MS / 1000
     while time.monotonic() < deadline:
         state = page.evaluate(RUN_STATE_JS)
+        if state.get("panels"):
+            pytest.fail(f"{state['panels']} notebooks are open; expected only the one tested")
         if state["errors"] and not state["busy"]:
             return state
         if state["cells"] and state["done"] == state["cells"] and not state["busy"]:
@@ -161,7 +166,9 @@ def screenshot_notebook(page, path):
 @pytest.mark.parametrize("name", notebook_names())
 def test_notebook_in_jupyterlab(name, page, lab, artifacts):
     start = time.perf_counter()
-    page.goto(lab.page(f"lab/tree/{name}"))
+    # A workspace of its own, reset: JupyterLab would otherwise reopen the notebooks of earlier
+    # tests beside this one (each with a kernel), and "Run All" could reach the wrong one.
+    page.goto(lab.page(f"lab/workspaces/{Path(name).stem}/tree/{name}", "reset"))
     # The toolbar says idle before the kernel is ready; the status bar text only once it is.
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=120_000)
     state = run_all_cells(page)

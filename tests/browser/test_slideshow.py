@@ -21,21 +21,35 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 MAX_STEPS = 80
 
 
+SHOW_SLIDE_OF_FIRST_EXPLORER_JS = """() => {
+    const slide = document.querySelector('.reveal .slides .sslviz-explorer').closest('section');
+    location.hash = '#/' + slide.id;
+}"""
 IDLE_JS = """() => ![...document.querySelectorAll('.jp-InputPrompt')]
     .some(p => p.textContent.includes('*'))"""
 
 
-def present_until_explorer(page):
-    """Press Shift+Enter, one cell at a time, until an explorer is on the current slide."""
+def present_until_explorer(page, artifacts):
+    """Press Shift+Enter, one cell at a time, until an explorer has rendered; show its slide.
+
+    RISE runs the cell and moves on: when the explorer's cell is the last of its slide, the deck
+    is already on the next slide when the figure appears, so the presenter goes back to it (here
+    through the slide's address, ``#/<section id>``).
+    """
     page.locator(".reveal .jp-Cell").first.click()
-    current = page.locator(".reveal .slides section.present .sslviz-explorer")
+    rendered = page.locator(".reveal .slides .sslviz-explorer")
     for _ in range(MAX_STEPS):
         page.keyboard.press("Shift+Enter")
         page.wait_for_timeout(200)
         page.wait_for_function(IDLE_JS, timeout=120_000)
-        if current.count():
-            return current.first
-    pytest.fail(f"no explorer on any of the first {MAX_STEPS} steps of the slideshow")
+        if rendered.count():
+            page.evaluate(SHOW_SLIDE_OF_FIRST_EXPLORER_JS)
+            current = page.locator(".reveal .slides section.present .sslviz-explorer").first
+            current.wait_for(timeout=10_000)
+            return current
+    page.screenshot(path=artifacts / "slideshow-failed.png")
+    pytest.fail(f"no explorer on any of the first {MAX_STEPS} steps of the slideshow "
+                f"(now at {page.evaluate('() => location.hash')}; see slideshow-failed.png)")
 
 
 def test_first_notebook_as_slideshow(page, lab, artifacts):
@@ -44,7 +58,7 @@ def test_first_notebook_as_slideshow(page, lab, artifacts):
     page.goto(lab.page(f"rise/{name}"))
     page.locator(".reveal .slides").wait_for()
     page.get_by_text("Kernel status: Idle").first.wait_for(state="attached", timeout=120_000)
-    explorer = present_until_explorer(page)
+    explorer = present_until_explorer(page, artifacts)
     explorer.locator("img.sslviz-figure").wait_for(timeout=120_000)
     assert_widgets_rendered(page)
     assert explorer.locator("img.sslviz-figure").evaluate("img => img.naturalWidth") > 100
