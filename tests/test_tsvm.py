@@ -1,0 +1,295 @@
+"""TransductiveSVM against independent computations (LinearSVC, brute force, hand cases)."""
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from sslviz.tsvm import TransductiveSVM, _qualifying_pairs
+
+
+def gap_problem(n=200, seed=0):
+    """Two tall blobs (x = ±2, spread 2 along y) with a vertical gap at x = 0.
+
+    The six labeled rows sit at the top of the positive blob and the bottom of the negative one,
+    so the SVM on them alone tilts its boundary along the diagonal, through both blobs. Returns
+    ``(X, y, y_semi)`` with the labeled rows first.
+    """
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 2
+    X = np.column_stack([np.where(y == 1, 2.0, -2.0) + rng.normal(0, 0.5, n),
+                         rng.normal(0, 2.0, n)])
+    X_labeled = np.array([[1.8, 3.0], [2.2, 3.5], [2.0, 2.5],
+                          [-1.8, -3.0], [-2.2, -3.5], [-2.0, -2.5]])
+    y_labeled = np.array([1, 1, 1, 0, 0, 0])
+    return (np.vstack([X_labeled, X]), np.concatenate([y_labeled, y]),
+            np.concatenate([y_labeled, np.full(n, -1)]))
+
+
+def blobs(n=300, seed=0, n_labeled_per_class=2):
+    """Three well separated 2-D blobs; the first rows (two per class) are labeled."""
+    rng = np.random.default_rng(seed)
+    centers = np.array([[0.0, 4.0], [-4.0, -2.0], [4.0, -2.0]])
+    y = np.arange(n) % 3
+    X = centers[y] + rng.normal(0, 0.8, (n, 2))
+    y_semi = np.where(np.arange(n) < 3 * n_labeled_per_class, y, -1)
+    return X, y, y_semi
+
+
+def objective(w, b, X, targets, costs):
+    """liblinear's primal, computed from scratch."""
+    hinge = np.maximum(0, 1 - targets * (X @ w + b))
+    return 0.5 * (w @ w + b * b) + costs @ hinge
+
+
+def test_boundary_goes_through_the_gap_and_beats_the_inductive_svm():
+    X, y, y_semi = gap_problem()
+    model = TransductiveSVM(random_state=0).fit(X, y_semi)
+    inductive = LinearSVC(C=1.0, loss="hinge", random_state=0).fit(X[:6], y[:6])
+    (w_x, w_y), b = model.coef_[0], model.intercept_[0]
+    assert abs(w_y) < 0.1 * abs(w_x)  # vertical boundary ...
+    assert abs(b / w_x) < 0.5  # ... crossing the x axis inside the gap
+    ind_x, ind_y = inductive.coef_[0]
+    assert abs(ind_y) > abs(ind_x)  # the inductive boundary is the tilted one
+    X_test, y_test, _ = gap_problem(1000, seed=1)
+    assert model.score(X_test[6:], y_test[6:]) >= 0.97
+    assert model.score(X_test[6:], y_test[6:]) > inductive.score(X_test[6:], y_test[6:]) + 0.1
+    np.testing.assert_array_equal(model.transduction_[:6], y[:6])
+    assert np.mean(model.transduction_ == y) >= 0.97
+
+
+@pytest.mark.parametrize("fraction", [0.3, 0.5, 0.62])
+def test_transduction_has_the_requested_positive_fraction(fraction):
+    X, _, y_semi = gap_problem()
+    model = TransductiveSVM(positive_fraction=fraction, random_state=0).fit(X, y_semi)
+    unlabeled = y_semi == -1
+    assert np.sum(model.transduction_[unlabeled] == 1) == round(fraction * unlabeled.sum())
+    assert set(model.trace_.values("n_positive")) == {round(fraction * unlabeled.sum())}
+
+
+def test_default_positive_fraction_is_the_labeled_one():
+    X, _, y_semi = gap_problem()
+    y_semi = y_semi.copy()
+    y_semi[0] = -1  # labeled: 2 positives, 3 negatives -> num+ = round(0.4 * 201)
+    model = TransductiveSVM(random_state=0).fit(X, y_semi)
+    unlabeled = y_semi == -1
+    assert np.sum(model.transduction_[unlabeled] == 1) == round(0.4 * 201)
+
+
+@pytest.mark.parametrize("make", [gap_problem, blobs])
+def test_without_unlabeled_rows_it_is_linear_svc(make):
+    X, y, y_semi = make()
+    labeled = y_semi != -1
+    model = TransductiveSVM(C=0.5, tol=1e-10, random_state=0).fit(X[labeled], y[labeled])
+    reference = LinearSVC(C=0.5, loss="hinge", tol=1e-10, max_iter=100_000, random_state=3)
+    reference.fit(X[labeled], y[labeled])
+    np.testing.assert_allclose(model.coef_, reference.coef_, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(model.intercept_, reference.intercept_, rtol=1e-6, atol=1e-8)
+    np.testing.assert_array_equal(model.predict(X), reference.predict(X))
+    assert np.all(model.n_iter_ == 1) and len(model.trace_ if make is gap_problem
+                                              else model.trace_[0]) == 1
+
+
+def test_each_switch_swaps_one_positive_and_one_negative():
+    X, _, y_semi = gap_problem()
+    model = TransductiveSVM(random_state=0, record="full").fit(X, y_semi)
+    trace = model.trace_
+    assert trace.values("n_switched").sum() > 0  # the run does switch labels
+    for before, after in itertools.pairwise(trace):
+        to_negative = np.sum((before.unlabeled_labels == 1) & (after.unlabeled_labels == -1))
+        to_positive = np.sum((before.unlabeled_labels == -1) & (after.unlabeled_labels == 1))
+        assert to_negative == to_positive == after.n_switched
+    assert len(set(trace.values("n_positive"))) == 1
+
+
+def test_recorded_objective_is_the_primal_and_never_increases_within_a_stage():
+    X, _, y_semi = gap_problem(seed=2)
+    C = 0.7
+    model = TransductiveSVM(C=C, C_unlabeled=0.4, record="full", random_state=0).fit(X, y_semi)
+    labeled = y_semi != -1
+    X_sorted = np.vstack([X[labeled], X[~labeled]])
+    signs = np.where(y_semi[labeled] == 1, 1, -1)
+    for step in model.trace_:
+        costs = np.concatenate([np.full(labeled.sum(), C),
+                                np.where(step.unlabeled_labels == 1, step.C_positive,
+                                         step.C_negative)])
+        targets = np.concatenate([signs, step.unlabeled_labels])
+        assert step.objective == pytest.approx(
+            objective(step.coef, step.intercept, X_sorted, targets, costs), rel=1e-10)
+    stages = model.trace_.values("stage")
+    values = model.trace_.values("objective")
+    assert any(np.sum(stages == s) > 1 for s in set(stages))  # some stage has switches
+    for s in set(stages):
+        assert np.all(np.diff(values[stages == s]) <= 0)
+
+
+def test_unlabeled_costs_double_up_to_c_unlabeled():
+    X, _, y_semi = gap_problem()
+    model = TransductiveSVM(C_unlabeled=0.4, positive_fraction=0.2, random_state=0).fit(X, y_semi)
+    first = {}
+    for step in model.trace_[1:]:
+        first.setdefault(step.stage, step)
+    c_neg = np.array([first[s].C_negative for s in sorted(first)])
+    c_pos = np.array([first[s].C_positive for s in sorted(first)])
+    n_pos = round(0.2 * 200)
+    assert c_neg[0] == pytest.approx(1e-5 * 0.4)
+    assert c_pos[0] == pytest.approx(1e-5 * 0.4 * n_pos / (200 - n_pos))
+    np.testing.assert_allclose(c_neg, np.minimum(c_neg[0] * 2.0 ** np.arange(len(c_neg)), 0.4))
+    np.testing.assert_allclose(c_pos, np.minimum(c_pos[0] * 2.0 ** np.arange(len(c_pos)), 0.4))
+    assert c_neg[-1] == c_pos[-1] == 0.4 and c_pos[-2] < 0.4  # the last stage runs at C*
+
+
+def test_no_qualifying_pair_is_left_at_the_end():
+    """Brute force over all (positive, negative) pairs of the final labeling."""
+    X, _, y_semi = gap_problem(seed=3)
+    model = TransductiveSVM(random_state=0).fit(X, y_semi)
+    assert model.converged_.all()
+    labels = model.trace_[-1].unlabeled_labels
+    slack = np.maximum(0, 1 - labels * model.decision_function(X[y_semi == -1]))
+    pos, neg = slack[(labels == 1) & (slack > 0)], slack[(labels == -1) & (slack > 0)]
+    assert not np.any(pos[:, None] + neg[None, :] > 2)
+
+
+def test_qualifying_pairs_hand_case():
+    labels = np.array([1, 1, 1, -1, -1, -1], dtype=np.int8)
+    # positives by slack: row 0 (3.0), row 1 (1.3); negatives: row 3 (1.6), row 4 (0.6)
+    slacks = np.array([3.0, 1.3, 0.0, 1.6, 0.6, 0.2])
+    pos, neg = _qualifying_pairs(slacks, labels)
+    np.testing.assert_array_equal(pos, [0])
+    np.testing.assert_array_equal(neg, [3])
+    pos, neg = _qualifying_pairs(np.array([3.0, 1.5, 0.0, 1.6, 0.6, 0.2]), labels)
+    np.testing.assert_array_equal(pos, [0, 1])  # 1.5 + 0.6 > 2: second pair qualifies
+    np.testing.assert_array_equal(neg, [3, 4])
+    assert len(_qualifying_pairs(np.array([0.9, 0.9, 0.9, 1.0, 1.0, 1.0]), labels)[0]) == 0
+
+
+def test_max_iter_caps_the_retrains_of_a_stage():
+    X, _, y_semi = gap_problem()
+    model = TransductiveSVM(max_iter=1, random_state=0).fit(X, y_semi)
+    assert model.trace_.values("n_switched").sum() == 0
+    assert not model.converged_[0]
+
+
+def test_multiclass_is_one_vs_rest():
+    X, y, y_semi = blobs()
+    model = TransductiveSVM(random_state=0).fit(X, y_semi)
+    scores = model.decision_function(X)
+    assert scores.shape == (len(X), 3) and model.coef_.shape == (3, 2)
+    assert model.intercept_.shape == model.n_iter_.shape == (3,)
+    np.testing.assert_array_equal(model.predict(X), model.classes_[np.argmax(scores, axis=1)])
+    np.testing.assert_allclose(scores, X @ model.coef_.T + model.intercept_)
+    assert isinstance(model.trace_, tuple) and len(model.trace_) == 3
+    k = np.sum(y_semi == -1)
+    for trace in model.trace_:
+        assert set(trace.values("n_positive")) == {round(k / 3)}
+    unlabeled = y_semi == -1
+    np.testing.assert_array_equal(model.transduction_[unlabeled], model.predict(X[unlabeled]))
+    assert np.mean(model.predict(X) == y) > 0.95
+
+
+def test_binary_decision_function_is_one_dimensional():
+    X, _, y_semi = gap_problem()
+    model = TransductiveSVM(random_state=0).fit(X, y_semi)
+    scores = model.decision_function(X)
+    assert scores.shape == (len(X),)
+    np.testing.assert_array_equal(model.predict(X), np.where(scores > 0, 1, 0))
+
+
+def test_same_random_state_same_result_and_sparse_equals_dense():
+    X, _, y_semi = blobs(seed=4)
+    first = TransductiveSVM(random_state=5).fit(X, y_semi)
+    second = TransductiveSVM(random_state=5).fit(X, y_semi)
+    sparse = TransductiveSVM(random_state=5).fit(sp.csr_matrix(X), y_semi)
+    np.testing.assert_array_equal(first.coef_, second.coef_)
+    np.testing.assert_array_equal(first.transduction_, second.transduction_)
+    for a, b in zip(first.trace_, second.trace_, strict=True):
+        np.testing.assert_array_equal(a.values("objective"), b.values("objective"))
+    np.testing.assert_allclose(sparse.coef_, first.coef_, rtol=1e-8)
+    np.testing.assert_array_equal(sparse.transduction_, first.transduction_)
+    parallel = TransductiveSVM(random_state=5, n_jobs=2).fit(X, y_semi)
+    np.testing.assert_array_equal(parallel.coef_, first.coef_)
+
+
+def test_string_labels_and_explicit_classes():
+    X, y, y_semi = blobs()
+    names = np.array(["a", "b", "c"], dtype=object)
+    y_named = np.where(y_semi == -1, -1, names[y]).astype(object)
+    model = TransductiveSVM(random_state=0, classes=names).fit(X, y_named)
+    assert list(model.classes_) == ["a", "b", "c"]
+    assert set(model.transduction_) == {"a", "b", "c"}
+    np.testing.assert_array_equal(model.predict(X), names[TransductiveSVM(random_state=0)
+                                                         .fit(X, y_semi).predict(X)])
+
+
+@pytest.mark.parametrize("y_change, params, message", [
+    (lambda y: np.full_like(y, -1), {}, "no labeled rows: every entry of y is -1"),
+    (lambda y: np.where(y == 2, -1, y), {"classes": [0, 1, 2]},
+     r"no labeled row for class\(es\) \[2\]"),
+    (lambda y: np.where(y == 2, 7, y), {"classes": [0, 1, 2]},
+     r"y holds labels \[7\] that are not in classes=\[0, 1, 2\]"),
+    (lambda y: np.where(y > 0, -1, y), {},
+     r"only one class among the labeled rows \(\[0\]\): a TSVM needs labeled examples of at "
+     "least two classes"),
+    (lambda y: y, {"C": 0}, "C must be a positive number, got 0"),
+    (lambda y: y, {"C_unlabeled": -1.0}, "C_unlabeled must be a positive number, got -1.0"),
+    (lambda y: y, {"positive_fraction": [0.2, 1.0, 0.3]},
+     r"positive_fraction must lie strictly between 0 and 1, got \[0.2, 1.0, 0.3\]"),
+    (lambda y: y, {"positive_fraction": 0.3},
+     "positive_fraction must hold 3 fractions for 3 classes"),
+    (lambda y: np.where(y == 2, -1, y), {"positive_fraction": 0.0},
+     "positive_fraction must lie strictly between 0 and 1, got 0.0"),
+    (lambda y: np.where(y == 2, -1, y), {"positive_fraction": [0.3, 0.7]},
+     "positive_fraction must be one number for a binary problem"),
+    (lambda y: y, {"max_iter": 0}, "max_iter must be an integer >= 1, got 0"),
+    (lambda y: y, {"tol": 0}, "tol must be a positive number, got 0"),
+    (lambda y: y, {"record": "all"}, "record must be 'full' or 'summary', got 'all'"),
+])
+def test_bad_input_errors(y_change, params, message):
+    X, _, y_semi = blobs()
+    with pytest.raises(ValueError, match=message):
+        TransductiveSVM(**params).fit(X, y_change(y_semi))
+
+
+def test_unfitted_model_refuses_to_predict():
+    from sklearn.exceptions import NotFittedError
+    with pytest.raises(NotFittedError):
+        TransductiveSVM().predict(np.zeros((2, 2)))
+
+
+LABEL_MINUS_ONE_IS_UNLABELED = (
+    "the check uses -1 as an ordinary class label, but y == -1 marks unlabeled rows "
+    "(scikit-learn's semi-supervised convention), so half of its data is unlabeled")
+
+
+@parametrize_with_checks([TransductiveSVM(random_state=0)], expected_failed_checks=lambda est: {
+    "check_classifiers_classes": LABEL_MINUS_ONE_IS_UNLABELED,
+})
+def test_scikit_learn_estimator_checks(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        check(estimator)
+
+
+def test_unlabeled_documents_help_on_20_newsgroups(real_data_dir):
+    """Four newsgroups, 40 labeled and 1500 unlabeled tf-idf documents: TSVM beats the SVM."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+
+    from sslviz.splits import split_labeled
+    from sslviz.text import load_counts
+
+    groups = ["comp.graphics", "rec.autos", "sci.med", "talk.politics.guns"]
+    corpus = load_counts("20newsgroups", use_cache=False, categories=groups,
+                         data_dir=str(real_data_dir))
+    X = TfidfTransformer().fit_transform(corpus.X).tocsr()
+    split = split_labeled(corpus.y, 40, n_unlabeled=1500, n_test=1000, random_state=0)
+    model = TransductiveSVM(random_state=0).fit(X[split.train],
+                                                split.semi_supervised_targets(corpus.y))
+    svm = LinearSVC(C=1.0, loss="hinge", random_state=0).fit(X[split.labeled],
+                                                             corpus.y[split.labeled])
+    y_test = corpus.y[split.test]
+    assert model.score(X[split.test], y_test) > svm.score(X[split.test], y_test) + 0.05
