@@ -75,7 +75,7 @@ from tqdm.auto import tqdm
 from . import datasets
 from ._io import atomic_write_path
 from .em import SemiSupervisedNB, accuracy_by_iteration
-from .splits import UNLABELED, split_labeled
+from .splits import is_unlabeled, split_labeled
 from .text import STOP_LISTS, stop_list
 
 __all__ = [
@@ -112,10 +112,7 @@ LABEL_BASED = ("mutual_info", "chi2", "pmi")
 # =================================================================================================
 def labeled_rows(y):
     """Boolean mask of the labeled rows of ``y`` (``-1`` marks an unlabeled row)."""
-    y = np.asarray(y)
-    if y.dtype.kind in "iuf":
-        return y != UNLABELED
-    return np.array([label != UNLABELED for label in y], dtype=bool)
+    return ~is_unlabeled(y)
 
 
 def feature_scores(X, method, *, y=None):

@@ -56,7 +56,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .splits import UNLABELED, split_labeled
+from .splits import UNLABELED, is_unlabeled, split_labeled
 from .trace import Trace, freeze_array
 
 CRITERIA = ("threshold", "k_best", "k_best_per_class")
@@ -340,12 +340,6 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
 
 # -- helpers -------------------------------------------------------------------------------------
-def is_unlabeled(y):
-    """Boolean mask of the rows of ``y`` marked unlabeled (``-1``), for numeric or object ``y``."""
-    y = np.asarray(y)
-    if y.dtype.kind in "iuf":
-        return y == UNLABELED
-    return np.array([isinstance(v, numbers.Number) and v == UNLABELED for v in y], dtype=bool)
 
 
 def _is_int(value):

@@ -81,7 +81,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .splits import UNLABELED
+from .splits import is_unlabeled
 from .trace import Trace, freeze_array
 
 #: The first unlabeled cost C*₋ is this fraction of ``C_unlabeled`` (Joachims' 10⁻⁵).
@@ -213,7 +213,7 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-        unlabeled = _is_unlabeled(y)
+        unlabeled = is_unlabeled(y)
         if not (~unlabeled).any():
             raise ValueError("no labeled rows: every entry of y is -1. A TSVM starts from an "
                              "SVM trained on labeled rows of at least two classes.")
@@ -458,10 +458,3 @@ def _qualifying_pairs(slacks, labels):
     n_pairs = int(np.sum(slacks[pos] + slacks[neg] > 2))  # sums decrease along the ranks
     return pos[:n_pairs], neg[:n_pairs]
 
-
-# -- helpers -------------------------------------------------------------------------------------
-def _is_unlabeled(y):
-    y = np.asarray(y)
-    if y.dtype.kind in "iuf":
-        return y == UNLABELED
-    return np.array([label == UNLABELED for label in y], dtype=bool)

@@ -65,7 +65,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from .splits import UNLABELED, split_labeled
+from .splits import UNLABELED, is_unlabeled, split_labeled
 from .trace import Trace, freeze_array
 
 MODES = ("keep", "rejudge")
@@ -568,7 +568,7 @@ class Yarowsky(ClassifierMixin, BaseEstimator):
         if y.shape != (n_samples,):
             raise ValueError(f"y must have shape ({n_samples},) like the rows of X, "
                              f"got {y.shape}")
-        hand = ~_is_unlabeled(y)
+        hand = ~is_unlabeled(y)
         if hand.any():
             check_classification_targets(y[hand])
         seeds = {sense: [rules] if isinstance(rules, str | int | np.integer) else list(rules)
@@ -669,12 +669,6 @@ def _seed_column(rule, feature_names, n_features):
                          "'R1=of', 'W=telephone'")
     return int(hits[0])
 
-
-def _is_unlabeled(y):
-    y = np.asarray(y)
-    if y.dtype.kind in "iuf":
-        return y == UNLABELED
-    return np.array([label == UNLABELED for label in y], dtype=bool)
 
 
 # -- summaries of a fitted run (pure functions over the trace) -----------------------------------

@@ -181,3 +181,12 @@ def test_error_class_too_small_names_the_class_plainly():
     message = "class 3 has only 10 rows left; 11 were asked for"
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         split_labeled(Y, 11, per_class=True, random_state=0)
+
+
+def test_is_unlabeled_reads_minus_one_in_numeric_and_object_targets():
+    from sslviz.splits import is_unlabeled
+
+    np.testing.assert_array_equal(is_unlabeled([0, -1, 2, -1]), [False, True, False, True])
+    np.testing.assert_array_equal(is_unlabeled([0.0, -1.0]), [False, True])
+    labels = np.array(["spam", -1, "ham", "-1"], dtype=object)
+    np.testing.assert_array_equal(is_unlabeled(labels), [False, True, False, False])
