@@ -23,8 +23,12 @@ Laplace). The paper's Dirichlet hyper-parameter is ``α = alpha + 1``: Takamura 
 α = 2.0 is ``alpha=1.0`` here. The class prior is smoothed with the same pseudo-count (eq. 6).
 
 Iteration 0 is the model estimated from the labeled rows alone (the supervised Naive Bayes); each
-later iteration is one E-step on the previous model followed by one M-step. The quantity EM climbs
-(and records) is the log posterior of the parameters, up to constants::
+later iteration is one E-step on the previous model followed by one M-step. With ``init="random"``
+iteration 0 is instead an M-step on *every* row with random responsibilities over the components
+the row may belong to: with no labeled rows at all (and ``classes`` naming the components) this is
+plain clustering by EM with randomly initialised clusters, the "ul-cl" model of Takamura & Okumura
+(section 4.2). The quantity EM climbs (and records) is the log posterior of the parameters, up to
+constants::
 
     L(θ) = Σ_{labeled x} log Σ_{m in class(x)} P(m) P(x|m) + λ Σ_{unlabeled x} log Σ_m P(m) P(x|m)
            + alpha (Σ_m log P(m) + Σ_m Σ_w log P(w|m))
@@ -56,7 +60,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .splits import UNLABELED
+from .splits import is_unlabeled
 from .trace import Trace, freeze_array
 
 
@@ -125,7 +129,14 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         ``"full"`` keeps each iteration's word distributions and unlabeled posteriors in
         ``trace_``; ``"summary"`` keeps only the objective and scalars (for large sweeps).
     random_state : int, RandomState or None, default=None
-        Seeds the random initial split of each class over its components (``n_components > 1``).
+        Seeds the random initial split of each class over its components (``n_components > 1``)
+        and the random responsibilities of ``init="random"``.
+    init : {"labeled", "random"}, default="labeled"
+        How iteration 0 is estimated. ``"labeled"``: from the labeled rows alone (the supervised
+        Naive Bayes). ``"random"``: from every row, labeled and unlabeled, with random
+        responsibilities (labeled rows spread only over their class's components); then ``y``
+        may be all ``-1`` provided ``classes`` names the components (clusters), and a class in
+        ``classes`` needs no labeled row.
 
     Attributes
     ----------
@@ -146,7 +157,8 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, alpha=1.0, unlabeled_weight=1.0, n_components=1, annealing=None,
-                 max_iter=10, tol=1e-6, classes=None, record="full", random_state=None):
+                 max_iter=10, tol=1e-6, classes=None, record="full", random_state=None,
+                 init="labeled"):
         self.alpha = alpha
         self.unlabeled_weight = unlabeled_weight
         self.n_components = n_components
@@ -156,6 +168,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         self.classes = classes
         self.record = record
         self.random_state = random_state
+        self.init = init
 
     # -- fitting -------------------------------------------------------------------------------
     def fit(self, X, y):
@@ -179,7 +192,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         X, y = self._validate_input(X, y)
         problem = _Problem.build(X, y, self.classes_, self.n_components, self.unlabeled_weight)
         rng = check_random_state(self.random_state)
-        state = _initial_state(problem, self.alpha, rng)
+        state = _initial_state(problem, self.alpha, rng, self.init)
         records = []
         self.n_iter_, self.converged_ = 0, self.max_iter == 0
         for step, current in self._run(problem, state):
@@ -249,6 +262,8 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         _check_positive_int("max_iter", self.max_iter, minimum=0)
         if self.record not in ("full", "summary"):
             raise ValueError(f"record must be 'full' or 'summary', got {self.record!r}")
+        if self.init not in ("labeled", "random"):
+            raise ValueError(f"init must be 'labeled' or 'random', got {self.init!r}")
         if self.annealing is not None:
             schedule = np.asarray(self.annealing, dtype=float)
             if (schedule.ndim != 1 or len(schedule) == 0 or np.any(schedule <= 0)
@@ -261,13 +276,14 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
     def _validate_input(self, X, y):
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, "SemiSupervisedNB (X must hold word counts)")
-        labeled = ~_is_unlabeled(y)
+        labeled = ~is_unlabeled(y)
         if labeled.any():
             check_classification_targets(y[labeled])
-        if not labeled.any():
+        if not labeled.any() and (self.init != "random" or self.classes is None):
             raise ValueError(
                 "no labeled rows: every entry of y is -1. EM needs at least one labeled "
-                "document per class to tie its mixture components to classes."
+                "document per class to tie its mixture components to classes (to cluster "
+                "unlabeled rows, pass init='random' and classes=<the cluster names>)."
             )
         self.classes_ = self._resolve_classes(y[labeled])
         if X.sum() == 0:
@@ -286,7 +302,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
                 "use -1 for unlabeled rows"
             )
         missing = np.setdiff1d(classes, seen)
-        if len(missing):
+        if len(missing) and self.init != "random":
             raise ValueError(
                 f"no labeled row for class(es) {missing.tolist()}: label at least one "
                 "document of every class (or leave them out of `classes`)"
@@ -341,7 +357,7 @@ class _Problem:
 
     @classmethod
     def build(cls, X, y, classes, n_components, unlabeled_weight):
-        unlabeled = _is_unlabeled(y)
+        unlabeled = is_unlabeled(y)
         class_index = np.full(len(y), -1)
         class_index[~unlabeled] = np.searchsorted(classes, y[~unlabeled])
         component_class = np.repeat(np.arange(len(classes)), n_components)
@@ -418,15 +434,21 @@ def _m_step(problem, state, alpha):
                                 problem.doc_lengths, alpha)
 
 
-def _initial_state(problem, alpha, rng):
-    """Iteration 0: the M-step on the labeled rows alone (random split over components)."""
-    labeled = ~problem.unlabeled
-    resp = problem.allowed[labeled].astype(float)
-    if problem.n_components > 1:
+def _initial_state(problem, alpha, rng, init="labeled"):
+    """Iteration 0: the M-step on the labeled rows alone (random split over components).
+
+    With ``init="random"`` the M-step runs on every row (unlabeled ones weighted by λ), each
+    spread at random over the components it may belong to.
+    """
+    rows = ~problem.unlabeled if init == "labeled" else np.ones(len(problem.unlabeled), bool)
+    resp = problem.allowed[rows].astype(float)
+    if problem.n_components > 1 or init == "random":
         resp *= rng.random_sample(resp.shape) + 1e-3
     resp /= resp.sum(axis=1, keepdims=True)
-    word_counts = np.asarray(problem.X[labeled].T @ resp)
-    return _smoothed_parameters(resp, word_counts, problem.doc_lengths[labeled], alpha)
+    if init == "random":
+        resp *= problem.weights[rows, None]
+    word_counts = np.asarray(problem.X[rows].T @ resp)
+    return _smoothed_parameters(resp, word_counts, problem.doc_lengths[rows], alpha)
 
 
 def _smoothed_parameters(weighted_resp, word_counts, doc_lengths, alpha):
@@ -449,11 +471,6 @@ def _smoothed_parameters(weighted_resp, word_counts, doc_lengths, alpha):
 
 
 # -- helpers -------------------------------------------------------------------------------------
-def _is_unlabeled(y):
-    y = np.asarray(y)
-    if y.dtype.kind in "iuf":
-        return y == UNLABELED
-    return np.array([label == UNLABELED for label in y], dtype=bool)
 
 
 def _check_positive_int(name, value, minimum):
@@ -558,8 +575,8 @@ def choose_unlabeled_weight(estimator, X, y, grid, *, cv=5, random_state=None):
     mean_scores : ndarray of shape (len(grid),)
     """
     y = np.asarray(y)
-    labeled_rows = np.flatnonzero(~_is_unlabeled(y))
-    unlabeled_rows = np.flatnonzero(_is_unlabeled(y))
+    labeled_rows = np.flatnonzero(~is_unlabeled(y))
+    unlabeled_rows = np.flatnonzero(is_unlabeled(y))
     _, counts = np.unique(y[labeled_rows], return_counts=True)
     n_splits = min(cv, counts.min())
     if n_splits < 2:
