@@ -526,3 +526,51 @@ def self_training_runs(X, y, estimator, **fixed):
                                  threshold=threshold, **fixed)
 
     return run
+
+
+# -- a recorded 2-D run (what the lecture's stepper replays) --------------------------------------
+class SelfTrainingRun2D:
+    """One recorded self-training run on 2-D points: split, model, pseudo-label report, accuracy.
+
+    ``grid(iteration)`` and ``picture(iteration)`` are what a figure of that iteration shows;
+    both only read the trace (grids are computed once per iteration).
+    """
+
+    def __init__(self, X, y, estimator, *, n_labeled, seed, threshold, max_iter, X_test,
+                 y_test, resolution):
+        self.split = split_labeled(y, n_labeled, per_class=True, random_state=seed)
+        self.X = X[self.split.train]
+        self.y = np.asarray(y)[self.split.train]
+        self.model = SelfTraining(estimator, threshold=threshold, max_iter=max_iter)
+        self.model.fit(self.X, self.split.semi_supervised_targets(y))
+        self.report = pseudo_label_correctness(self.model, self.y)
+        self.test_accuracy = accuracy_by_iteration(self.model, X_test, y_test)
+        self._resolution = resolution
+        self._all_points = np.vstack([X, X_test])
+        self.extent = grid_extent(self._all_points)
+        self._grids = {}
+
+    @property
+    def last(self):
+        return len(self.model.trace_) - 1
+
+    def grid(self, iteration):
+        """(xx, yy, proba) of the classifier of ``iteration``, computed once."""
+        if iteration not in self._grids:
+            _, xx, yy, proba = decision_grid(self.model.trace_[iteration].estimator,
+                                             self._all_points, resolution=self._resolution)
+            self._grids[iteration] = (xx, yy, proba)
+        return self._grids[iteration]
+
+    def picture(self, iteration):
+        """What the scatter shows at ``iteration``: class indices and the three masks."""
+        model = self.model
+        labels = labels_at_iteration(model, iteration)
+        known = model.labeled_iter_ >= 0
+        known &= model.labeled_iter_ <= iteration
+        index = np.full(len(labels), -1)
+        index[known] = np.searchsorted(model.classes_, labels[known])
+        given = model.labeled_iter_ == 0
+        new = (model.labeled_iter_ == iteration) & (iteration > 0)
+        wrong = known & ~given & (labels != self.y)
+        return index, given, new, wrong

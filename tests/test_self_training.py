@@ -536,7 +536,7 @@ def test_stepper_main_control_is_the_labeled_set_size(stepper):
 
 def test_stepper_replays_without_refitting_and_refits_other_settings(stepper, blobs,
                                                                      monkeypatch):
-    import sslviz.widgets.self_training as module
+    import sslviz.self_training as module
 
     fits = []
     original = module.SelfTraining.fit

@@ -460,7 +460,7 @@ def test_scikit_learn_estimator_checks(estimator, check):
 # -- plots and explorers --------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def runs(corpus):
-    from sslviz.widgets.yarowsky import YarowskyRuns
+    from sslviz.yarowsky import YarowskyRuns
 
     catalog = {
         "w": {"senses": ("a", "b"), "seeds": {"a0 / b0": SEEDS,

@@ -26,60 +26,8 @@ from ..plots.self_training import (
     update_iteration_span,
     update_self_training_points,
 )
-from ..self_training import (
-    SelfTraining,
-    accuracy_by_iteration,
-    decision_grid,
-    grid_extent,
-    labels_at_iteration,
-    pseudo_label_correctness,
-)
-from ..splits import split_labeled
+from ..self_training import SelfTrainingRun2D
 from .base import Explorer
-
-
-# -- the 2-D stepper -------------------------------------------------------------------------
-class StepperRun:
-    """One recorded 2-D run: the split, the model, its pseudo-label report, test accuracy."""
-
-    def __init__(self, X, y, estimator, *, n_labeled, seed, threshold, max_iter, X_test,
-                 y_test, resolution):
-        self.split = split_labeled(y, n_labeled, per_class=True, random_state=seed)
-        self.X = X[self.split.train]
-        self.y = np.asarray(y)[self.split.train]
-        self.model = SelfTraining(estimator, threshold=threshold, max_iter=max_iter)
-        self.model.fit(self.X, self.split.semi_supervised_targets(y))
-        self.report = pseudo_label_correctness(self.model, self.y)
-        self.test_accuracy = accuracy_by_iteration(self.model, X_test, y_test)
-        self._resolution = resolution
-        self._all_points = np.vstack([X, X_test])
-        self.extent = grid_extent(self._all_points)
-        self._grids = {}
-
-    @property
-    def last(self):
-        return len(self.model.trace_) - 1
-
-    def grid(self, iteration):
-        """(xx, yy, proba) of the classifier of ``iteration``, computed once."""
-        if iteration not in self._grids:
-            _, xx, yy, proba = decision_grid(self.model.trace_[iteration].estimator,
-                                             self._all_points, resolution=self._resolution)
-            self._grids[iteration] = (xx, yy, proba)
-        return self._grids[iteration]
-
-    def picture(self, iteration):
-        """What the scatter shows at ``iteration``: class indices and the three masks."""
-        model = self.model
-        labels = labels_at_iteration(model, iteration)
-        known = model.labeled_iter_ >= 0
-        known &= model.labeled_iter_ <= iteration
-        index = np.full(len(labels), -1)
-        index[known] = np.searchsorted(model.classes_, labels[known])
-        given = model.labeled_iter_ == 0
-        new = (model.labeled_iter_ == iteration) & (iteration > 0)
-        wrong = known & ~given & (labels != self.y)
-        return index, given, new, wrong
 
 
 def stepper_explorer(X, y, estimator, *, X_test, y_test, n_labeled=2, seed=0, threshold=0.7,
@@ -115,9 +63,9 @@ def stepper_explorer(X, y, estimator, *, X_test, y_test, n_labeled=2, seed=0, th
 
     @lru_cache(maxsize=32)
     def run_for(n_labeled, seed, threshold):
-        return StepperRun(X, y, estimator, n_labeled=n_labeled, seed=seed, threshold=threshold,
-                          max_iter=max_iter, X_test=X_test, y_test=y_test,
-                          resolution=resolution)
+        return SelfTrainingRun2D(X, y, estimator, n_labeled=n_labeled, seed=seed,
+                                 threshold=threshold, max_iter=max_iter, X_test=X_test,
+                                 y_test=y_test, resolution=resolution)
 
     first = run_for(n_labeled, seed, threshold)
     iteration = widgets.IntSlider(0, min=0, max=first.last, description="iteration")

@@ -3,8 +3,6 @@ decision list trained on hand-labeled instances for comparison."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import ipywidgets as widgets
 import numpy as np
 from matplotlib.figure import Figure
@@ -21,70 +19,13 @@ from ..plots.yarowsky import (
     update_rule_table,
     update_run_markers,
 )
-from ..yarowsky import (
-    LECTURE_SEEDS,
-    decision_list_at,
-    instance_map,
-    load_sense_task,
-    supervised_accuracy,
-    top_rules,
-    yarowsky_run,
-)
+from ..yarowsky import YarowskyRuns, decision_list_at, top_rules
 from .base import Explorer
 
 THRESHOLDS = (0.8, 0.9, 0.95, 0.98, 0.99)
 MODES = ("keep", "rejudge")
 CURVE_COLORS = {"coverage": OKABE_ITO[2], "labels right": OKABE_ITO[4],
                 "test accuracy": OKABE_ITO[0]}
-
-
-class YarowskyRuns:
-    """Cached tasks, maps and runs behind the stepper (one fit per setting, one map per word).
-
-    Parameters
-    ----------
-    catalog : dict
-        ``word -> {"senses": ..., "seeds": {name: seed dict}}`` (e.g. ``LECTURE_SEEDS``).
-    load_task : callable (word, senses, random_state=...) -> SenseTask
-        Default :func:`sslviz.yarowsky.load_sense_task`.
-    supervised_seeds : sequence of int
-        Draws of the hand-labeled comparison list.
-    random_state : int
-        Seed of the pool/test split (passed to ``load_task``) and of the map.
-    **run_params
-        Further parameters of :class:`sslviz.yarowsky.Yarowsky` (``alpha``, ``max_iter``...).
-    """
-
-    def __init__(self, catalog=LECTURE_SEEDS, load_task=load_sense_task,
-                 supervised_seeds=(0, 1, 2, 3, 4), random_state=0, **run_params):
-        self.catalog = catalog
-        self._load_task = load_task
-        self.random_state = random_state
-        self.supervised_seeds = tuple(supervised_seeds)
-        self.run_params = run_params
-        self.task = lru_cache(maxsize=8)(self._task)
-        self.map = lru_cache(maxsize=8)(self._map)
-        self.run = lru_cache(maxsize=64)(self._run)
-        self.supervised = lru_cache(maxsize=64)(self._supervised)
-
-    def _task(self, word):
-        if word not in self.catalog:
-            raise ValueError(f"no seeds for {word!r}; words: {list(self.catalog)}")
-        return self._load_task(word, tuple(self.catalog[word]["senses"]),
-                               random_state=self.random_state)
-
-    def _map(self, word):
-        task = self.task(word)
-        return instance_map(task.X[task.pool], random_state=self.random_state)
-
-    def _run(self, word, seed_set, threshold, mode):
-        seeds = self.catalog[word]["seeds"][seed_set]
-        return yarowsky_run(self.task(word), seeds, threshold=threshold, mode=mode,
-                            **self.run_params)
-
-    def _supervised(self, word, n_labeled):
-        return supervised_accuracy(self.task(word), n_labeled, seeds=self.supervised_seeds,
-                                   alpha=self.run_params.get("alpha", 0.1))
 
 
 def yarowsky_explorer(runs=None, *, word="line", seed_set=None, threshold=0.95, mode="keep",
