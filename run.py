@@ -265,7 +265,7 @@ def pytest_environ(root=ROOT, environ=None):
 def find_chromium(environ=None):
     """``$SSLVIZ_CHROMIUM`` if it is a file, else the system Chromium, else None.
 
-    Keep in step with ``tests/browser/lab.py``, which decides whether the browser tests run.
+    ``tests/browser/lab.py`` calls this too, so the note and the tests agree.
     """
     environ = os.environ if environ is None else environ
     chosen = environ.get("SSLVIZ_CHROMIUM")

@@ -10,10 +10,10 @@ checks, which would try the network. Exported figures go to a folder of the test
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -26,7 +26,8 @@ from pathlib import Path
 
 import nbformat
 
-CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+ROOT = Path(__file__).resolve().parents[2]
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -52,14 +53,17 @@ LAB_SETTINGS = {
 }
 
 
+def _run_script():
+    """``run.py`` as a module: it decides, before pytest starts, whether the browser tests run."""
+    spec = importlib.util.spec_from_file_location("sslviz_run_script", ROOT / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def find_chromium(environ=None):
     """Path of the Chromium to drive: ``$SSLVIZ_CHROMIUM``, else the system one, else None."""
-    environ = os.environ if environ is None else environ
-    chosen = environ.get("SSLVIZ_CHROMIUM")
-    if chosen:
-        return chosen if Path(chosen).is_file() else None
-    found = next((path for path in CHROMIUM_CANDIDATES if Path(path).is_file()), None)
-    return found or shutil.which("chromium")
+    return _run_script().find_chromium(environ)
 
 
 def free_port():
