@@ -525,7 +525,7 @@ def test_stepper_replays_the_trace(runs, stepper):
 
 
 def test_stepper_refits_on_threshold_mode_and_seeds_once(runs, stepper, monkeypatch):
-    import sslviz.widgets.yarowsky as module
+    import sslviz.yarowsky as module
 
     calls = []
     real = module.yarowsky_run
