@@ -10,7 +10,7 @@ from sklearn.metrics import mutual_info_score
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
-from synthetic import topic_corpus
+from synthetic import astray_corpus, topic_corpus
 
 from sslviz.em import SemiSupervisedNB
 from sslviz.feature_selection import (
@@ -332,24 +332,6 @@ def test_sweep_refuses_unknown_methods_and_negative_sizes(corpus):
 
 
 # -- leading astray -------------------------------------------------------------------------------
-def astray_corpus():
-    """Class 0 has its words 0-5; class 1 its words 6-11, except for a sub-topic (every fourth
-    document) written with words 12-17 and word 24 ("fluke"). By coincidence the one labeled
-    class-0 document contains the fluke four times; no labeled document has sub-topic words."""
-    rng = np.random.default_rng(3)
-    n_docs = 200
-    y = np.arange(n_docs) % 2
-    sub_topic = np.arange(n_docs) % 4 == 3
-    rates = np.full((n_docs, 25), 0.2)
-    rates[y == 0, :6] = 1.0
-    rates[(y == 1) & ~sub_topic, 6:12] = 1.0
-    rates[sub_topic, 12:18] = 1.5
-    rates[:, 24] = np.where(sub_topic, 1.0, 0.0)
-    counts = rng.poisson(rates).astype(float)
-    labeled = sweep_split(y, 1, 0, test_rows=np.arange(160, 200), n_unlabeled=150).labeled
-    counts[labeled, 12:18] = 0
-    counts[labeled, 24] = np.where(y[labeled] == 0, 4, 0)
-    return sp.csr_matrix(counts), y, np.arange(160, 200)
 
 
 @pytest.fixture(scope="module")

@@ -1,17 +1,14 @@
 """The Lecture 5 explorers, driven from code: what they draw against independent computations."""
 
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
+from explorer_checks import assert_exports
+from synthetic import astray_corpus
 
-from sslviz.export import figure_basename
 from sslviz.feature_selection import (
     VocabularySweep,
     astray_run,
-    sweep_split,
     toy_feature_weights,
     word_pull,
 )
@@ -20,17 +17,6 @@ from sslviz.widgets.feature_selection import (
     feature_weights_explorer,
     vocabulary_explorer,
 )
-
-
-def assert_exports(explorer):
-    folder = Path(os.environ["SSLVIZ_FIGURES"])
-    base = figure_basename(explorer.name, explorer.params())
-    explorer.export.controls["button"].click()
-    paths = explorer.export.last_paths
-    assert [p.name for p in paths] == [f"{base}.{ext}" for ext in ("png", "svg", "pdf")]
-    assert all(p.parent.resolve() == folder.resolve() for p in paths)
-    assert paths[0].read_bytes().startswith(b"\x89PNG")
-    assert paths[2].read_bytes().startswith(b"%PDF")
 
 
 # -- feature weights ------------------------------------------------------------------------------
@@ -111,25 +97,9 @@ def test_vocabulary_explorer_takes_the_options_of_the_chosen_corpus(sweeps):
 
 
 # -- leading astray -------------------------------------------------------------------------------
-def planted_corpus():
-    """As in test_feature_selection: a fluke word (24) ties a class-1 sub-topic to class 0."""
-    rng = np.random.default_rng(3)
-    y = np.arange(200) % 2
-    sub_topic = np.arange(200) % 4 == 3
-    rates = np.full((200, 25), 0.2)
-    rates[y == 0, :6] = 1.0
-    rates[(y == 1) & ~sub_topic, 6:12] = 1.0
-    rates[sub_topic, 12:18] = 1.5
-    rates[:, 24] = np.where(sub_topic, 1.0, 0.0)
-    counts = rng.poisson(rates).astype(float)
-    labeled = sweep_split(y, 1, 0, test_rows=np.arange(160, 200), n_unlabeled=150).labeled
-    counts[labeled, 12:18] = 0
-    counts[labeled, 24] = np.where(y[labeled] == 0, 4, 0)
-    return sp.csr_matrix(counts), y
-
 
 def test_astray_explorer_replays_both_runs():
-    X, y = planted_corpus()
+    X, y, _ = astray_corpus()
     params = {"n_labeled": 1, "seed": 0, "test_rows": np.arange(160, 200), "n_unlabeled": 150,
               "alpha": 0.5, "max_iter": 6}
     runs = {"all words": astray_run(X, y, None, **params),

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from explorer_checks import assert_exports
 from scipy.special import logsumexp
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -346,20 +347,11 @@ def test_table_explorer_replays_the_grid(grid):
 
 
 def test_table_explorer_exports_and_rejects_grids_without_curves(grid):
-    import os
-    from pathlib import Path
 
-    from sslviz.export import figure_basename
     from sslviz.widgets.fisher import fisher_table_explorer
 
     explorer = fisher_table_explorer(grid, size=10, variant="nb+em")
-    explorer.export.controls["button"].click()
-    base = figure_basename("06_fisher_kernel-table", explorer.values())
-    paths = explorer.export.last_paths
-    assert [p.name for p in paths] == [f"{base}.{ext}" for ext in ("png", "svg", "pdf")]
-    assert all(p.parent.resolve() == Path(os.environ["SSLVIZ_FIGURES"]).resolve()
-               for p in paths)
-    assert paths[0].read_bytes().startswith(b"\x89PNG")
+    assert_exports(explorer, "06_fisher_kernel-table")
     no_curves = hand_grid(("ul-cat", "tsvm"), [50, 100], seed=2, largest_only=("ul-cat", "tsvm"))
     with pytest.raises(ValueError, match="no method has results at every labeled and unlabeled "
                                          "size; run fisher_grid with unlabeled_methods"):
@@ -416,8 +408,7 @@ def test_document_explorer_shows_the_scores_of_the_post(text_corpus):
     assert explorer.last_error is None
     assert [t.get_text() for t in post_ax.get_yticklabels()] == [f"cluster {c}"
                                                                  for c in range(3)]
-    explorer.export.controls["button"].click()
-    assert explorer.export.last_paths[0].read_bytes().startswith(b"\x89PNG")
+    assert_exports(explorer)
 
 
 def test_top_entries_name_every_part_of_the_score():

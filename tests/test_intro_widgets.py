@@ -1,17 +1,15 @@
 """Lecture 1's plots and explorers, driven from code as a student would drive them."""
 
-import os
 import statistics
-from pathlib import Path
 
 import numpy as np
 import pytest
+from explorer_checks import assert_exports
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from test_word_association import HIDDEN, TEST_ROWS, make_corpus
 
 from sslviz.cluster_assumption import fit_toy, sweep_cluster_assumption
-from sslviz.export import figure_basename
 from sslviz.plots.intro import (
     CLASS_COLORS,
     plot_accuracy_sweep,
@@ -44,16 +42,6 @@ def explorer_steps(explorer):
     return explorer.figure.axes[1].texts[:len(STEPS)]
 
 
-def assert_exports(explorer, name):
-    folder = Path(os.environ["SSLVIZ_FIGURES"])
-    base = figure_basename(name, explorer.values())
-    explorer.export.controls["button"].click()
-    paths = explorer.export.last_paths
-    assert [p.name for p in paths] == [f"{base}.{ext}" for ext in ("png", "svg", "pdf")]
-    assert all(p.parent.resolve() == folder.resolve() for p in paths)
-    assert paths[0].read_bytes().startswith(b"\x89PNG")
-    assert b"<svg" in paths[1].read_bytes()[:2000]
-    assert paths[2].read_bytes().startswith(b"%PDF")
 
 
 # -- plots ----------------------------------------------------------------------------------------

@@ -3,10 +3,10 @@ explorers of Lecture 02 driven from code."""
 
 import functools
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
+from explorer_checks import assert_exports
 from matplotlib.colors import same_color
 from sklearn.base import clone
 from sklearn.datasets import load_iris, make_blobs, make_moons
@@ -19,7 +19,6 @@ from sklearn.utils import get_tags
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from synthetic import topic_corpus
 
-from sslviz.export import figure_basename
 from sslviz.plots.self_training import WRONG_COLOR, confidence_image
 from sslviz.self_training import (
     SelfTraining,
@@ -559,12 +558,6 @@ def test_stepper_replays_without_refitting_and_refits_other_settings(stepper, bl
     assert stepper.controls["n_labeled"].continuous_update is False
 
 
-def assert_exports(explorer, name):
-    explorer.export.controls["button"].click()
-    paths = explorer.export.last_paths
-    assert sorted(Path(p).suffix for p in paths) == [".pdf", ".png", ".svg"]
-    assert all(Path(p).stem == figure_basename(name, explorer.params()) for p in paths)
-    assert all(Path(p).stat().st_size > 1000 for p in paths)
 
 
 # -- the threshold explorer ----------------------------------------------------------------------

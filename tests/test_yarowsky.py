@@ -1,12 +1,11 @@
 """Decision lists and the Yarowsky loop against hand-worked cases and independent refits; the
 Yarowsky plots and explorers driven from code."""
 
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from explorer_checks import assert_exports
 from matplotlib.colors import to_rgba
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -571,11 +570,7 @@ def test_stepper_step_is_fast_and_exports(stepper):
         stepper.controls["iteration"].value = iteration
         times.append(stepper.redraw_seconds)
     assert np.median(times) < 0.6, times
-    stepper.export.controls["button"].click()
-    paths = stepper.export.last_paths
-    folder = Path(os.environ["SSLVIZ_FIGURES"])
-    assert [p.suffix for p in paths] == [".png", ".svg", ".pdf"]
-    assert all(p.parent.resolve() == folder.resolve() and p.stat().st_size > 0 for p in paths)
+    paths = assert_exports(stepper, "03_yarowsky-stepper")
     assert paths[0].name.startswith("03_yarowsky-stepper__iteration-0_word-w_seeds-a0-b0")
 
 
@@ -599,8 +594,8 @@ def test_supervised_explorer(runs):
     marker = [line for line in curve_ax.lines if len(line.get_xdata()) == 2
               and line.get_xdata()[0] == line.get_xdata()[1]]
     assert len(marker) == 1 and marker[0].get_xdata()[0] == 10
-    explorer.export.controls["button"].click()
-    assert explorer.export.last_paths[0].name.startswith("03_yarowsky-supervised__n-labeled-10")
+    paths = assert_exports(explorer, "03_yarowsky-supervised")
+    assert paths[0].name.startswith("03_yarowsky-supervised__n-labeled-10")
 
 
 def test_instance_map_is_a_seeded_2d_layout(runs):
