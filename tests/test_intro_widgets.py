@@ -1,6 +1,5 @@
 """Lecture 1's plots and explorers, driven from code as a student would drive them."""
 
-import statistics
 
 import numpy as np
 import pytest
@@ -178,12 +177,11 @@ def test_n_labeled_and_angle_refit(stepper):
     assert stepper.controls["n_labeled"].continuous_update is False
 
 
-def test_stepping_is_fast_and_exports(stepper):
-    times = []
+def test_stepping_redraws_and_exports(stepper):
     for step in (2, 3, 4, 5, 4, 3):
         stepper.controls["step"].value = step
-        times.append(stepper.redraw_seconds)
-    assert statistics.median(times) < 0.5
+        assert stepper.last_error is None
+        assert stepper.caption.value.startswith(f"step={step},")
     assert_exports(stepper, "01_what_is_ssl-stepper")
 
 

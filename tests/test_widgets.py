@@ -1,7 +1,6 @@
 """The EM explorers, driven from code as a notebook user would drive them with the mouse."""
 
 import os
-import statistics
 from pathlib import Path
 
 import numpy as np
@@ -233,15 +232,12 @@ def test_class_change_retitles_and_reranks(corpus, explorer):
     assert_top_words(columns[0], reference_scores(model, 0, 2, "log_odds"), corpus.vocabulary)
 
 
-def test_replaying_an_iteration_is_fast(explorer):
-    times = []
+def test_replaying_an_iteration_redraws_without_error(explorer):
+    # Speed is measured by `python -m sslviz.bench`, never asserted here.
     for iteration in (1, 2, 3, 2, 1):
         explorer.controls["iteration"].value = iteration
         assert explorer.last_error is None
-        times.append(explorer.redraw_seconds)
-    print(f"top-words redraw after an iteration change: "
-          f"{', '.join(f'{t * 1000:.0f} ms' for t in times)}")
-    assert statistics.median(times) < 0.5
+        assert f"iteration={iteration}" in explorer.caption.value
 
 
 def test_export_button_saves_the_figure_named_by_its_parameters(explorer):

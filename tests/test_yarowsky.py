@@ -564,12 +564,10 @@ def test_stepper_new_word_brings_its_seed_sets(runs, stepper):
                                expected_colors(run.model.trace_[iteration].labels))
 
 
-def test_stepper_step_is_fast_and_exports(stepper):
-    times = []
+def test_stepper_steps_and_exports(stepper):
     for iteration in (1, 2, 1, 0):
         stepper.controls["iteration"].value = iteration
-        times.append(stepper.redraw_seconds)
-    assert np.median(times) < 0.6, times
+        assert stepper.last_error is None
     paths = assert_exports(stepper, "03_yarowsky-stepper")
     assert paths[0].name.startswith("03_yarowsky-stepper__iteration-0_word-w_seeds-a0-b0")
 
