@@ -5,18 +5,19 @@ that replays a trace only edits a few artists). Nothing here computes a model, c
 ``plt.show()``, saves files or changes global matplotlib state.
 """
 
-from .em import (
+from .common import (
     plot_iteration_curve,
     plot_learning_curve,
-    plot_word_columns,
+    plot_seed_bars,
     update_iteration_marker,
     update_size_marker,
-    update_word_columns,
 )
+from .em import plot_word_columns, update_word_columns
 
 __all__ = [
     "plot_iteration_curve",
     "plot_learning_curve",
+    "plot_seed_bars",
     "plot_word_columns",
     "update_iteration_marker",
     "update_size_marker",

@@ -1,11 +1,9 @@
-"""Plots of EM runs: ranked words per iteration, curves over iterations, learning curves."""
+"""Plots of the EM lecture (04): ranked words per iteration (curves live in plots.common)."""
 
 from __future__ import annotations
 
-import numpy as np
-
-NEW_WORD_COLOR = "#D55E00"  # Okabe-Ito vermillion: words absent from the first column
-OLD_WORD_COLOR = "#222222"
+from .common import NEW_WORD as NEW_WORD_COLOR
+from .common import TEXT as OLD_WORD_COLOR
 
 
 def plot_word_columns(ax, n_columns, n_rows, *, fontsize=11):
@@ -44,57 +42,3 @@ def update_word_columns(artists, headers, columns, *, highlight=None):
             cell.set_color(NEW_WORD_COLOR if new else OLD_WORD_COLOR)
             cell.set_fontweight("bold" if new else "normal")
     return artists
-
-
-def plot_iteration_curve(ax, values, *, ylabel, color=None, label=None):
-    """A quantity per recorded iteration, with a marker on the current iteration.
-
-    Returns
-    -------
-    dict with ``"line"`` and ``"marker"``
-    """
-    iterations = np.arange(len(values))
-    (line,) = ax.plot(iterations, values, "-o", color=color, markersize=4, label=label)
-    (marker,) = ax.plot([0], [values[0]], "o", markersize=12, markerfacecolor="none",
-                        markeredgewidth=2.5, color=line.get_color())
-    ax.set_xlabel("EM iteration")
-    ax.set_ylabel(ylabel)
-    ax.set_xticks(iterations if len(iterations) <= 12 else iterations[:: len(iterations) // 10])
-    ax.grid(alpha=0.3)
-    return {"line": line, "marker": marker, "values": np.asarray(values)}
-
-
-def update_iteration_marker(artists, iteration):
-    """Move the marker of :func:`plot_iteration_curve` to ``iteration``."""
-    artists["marker"].set_data([iteration], [artists["values"][iteration]])
-    return artists
-
-
-def plot_learning_curve(ax, sizes, accuracy, *, label, color=None, linestyle="-"):
-    """Mean accuracy over seeds vs labeled-set size, with the min-max spread shaded.
-
-    Parameters
-    ----------
-    sizes : array of shape (n_sizes,)
-    accuracy : array of shape (n_sizes, n_seeds)
-    """
-    accuracy = np.asarray(accuracy) * 100
-    mean = accuracy.mean(axis=1)
-    (line,) = ax.plot(sizes, mean, marker="o", linestyle=linestyle, color=color, label=label)
-    band = ax.fill_between(sizes, accuracy.min(axis=1), accuracy.max(axis=1),
-                           color=line.get_color(), alpha=0.15, linewidth=0)
-    ax.set_xscale("log")
-    ax.set_xticks(sizes, [str(s) for s in sizes])
-    ax.minorticks_off()
-    ax.set_xlabel("labeled documents")
-    ax.set_ylabel("test accuracy (%)")
-    ax.grid(alpha=0.3)
-    return {"line": line, "band": band}
-
-
-def update_size_marker(ax, marker, size):
-    """Draw (first call, ``marker=None``) or move the vertical line marking the current size."""
-    if marker is None:
-        return ax.axvline(size, color="0.4", linestyle=":", linewidth=2)
-    marker.set_xdata([size, size])
-    return marker

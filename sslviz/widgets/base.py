@@ -28,8 +28,15 @@ import weakref
 
 import ipywidgets as widgets
 import matplotlib as mpl
+from matplotlib.figure import Figure
 
-from ..export import format_value, projector_style, projector_style_enabled, save_figure
+from ..export import (
+    format_value,
+    projector_style,
+    projector_style_enabled,
+    save_figure,
+    style_context,
+)
 from .export_control import export_control
 
 MAIN_CONTROL_PREFERENCE = ("n_labeled", "iteration")
@@ -74,7 +81,8 @@ class Explorer(widgets.VBox):
         self.redraw_seconds = float("nan")
         self._layout_frozen = False
         self._drawing = False
-        self.export = export_control(lambda: self.figure, name, self.params)
+        self._shown_values = None  # control values of the figure on screen
+        self.export = export_control(self.figure_on_screen, name, self.params)
         control_box = widgets.HBox(list(extra_controls) + list(self.controls.values()),
                                    layout=widgets.Layout(flex_flow="row wrap"))
         super().__init__([control_box, self.image, self.caption, self.error, self.export])
@@ -121,8 +129,24 @@ class Explorer(widgets.VBox):
             self._drawing = False
         self.last_error = None
         self.error.value = ""
+        self._shown_values = self.values()
         self.caption.value = self.describe()
         self.redraw_seconds = time.perf_counter() - start
+
+    def figure_on_screen(self):
+        """The figure, if it is the one of the controls' current values; else a RuntimeError.
+
+        After a failed update the figure may be half-redrawn (and the image on screen is the
+        previous one): exporting it would put a figure that was never shown on a slide.
+        """
+        if self.last_error is not None or self._shown_values != self.values():
+            reason = (f"the last update failed ({type(self.last_error).__name__}: "
+                      f"{self.last_error})" if self.last_error is not None
+                      else "the controls changed since it was drawn")
+            raise RuntimeError(f"not exporting {self.name}: the figure does not match the "
+                               f"controls, because {reason}. Change the control back to a "
+                               "valid value, then export.")
+        return self.figure
 
     def describe(self):
         """Caption text: the parameters shown, ``name=value`` separated by commas."""
@@ -167,6 +191,43 @@ def _main_control(controls, main):
     return next((key for key in MAIN_CONTROL_PREFERENCE if key in controls), next(iter(controls)))
 
 
+# -- the controls and the figure every lecture builds -------------------------------------------
+def iteration_control(last, value=0, *, minimum=0, description="iteration", interval=1200):
+    """An iteration slider over ``[minimum, last]`` and a Play button linked to it in the browser.
+
+    Returns
+    -------
+    (IntSlider, Play)
+        Put the slider among the explorer's controls and the Play button in ``extra_controls``.
+    """
+    slider = widgets.IntSlider(value, min=minimum, max=last, description=description)
+    play = widgets.Play(value, min=minimum, max=last, interval=interval, description="play")
+    widgets.jslink((play, "value"), (slider, "value"))
+    return slider, play
+
+
+def set_last_iteration(slider, play, last):
+    """Let ``slider`` and its Play button reach ``last`` (a new run may be shorter or longer)."""
+    slider.max = play.max = last
+
+
+def seed_control(value=0, *, maximum=999, description="seed"):
+    """The box every explorer uses to choose a random seed."""
+    return widgets.BoundedIntText(value, min=0, max=maximum, description=description,
+                                  layout=widgets.Layout(width="150px"))
+
+
+@contextlib.contextmanager
+def new_figure(figsize, **kwargs):
+    """A constrained-layout ``Figure`` (never through pyplot), built in the package style.
+
+    Use as ``with new_figure((13, 6)) as figure:`` and add the axes inside the block, so that
+    they take the style too.
+    """
+    with style_context():
+        yield Figure(figsize=figsize, layout="constrained", **kwargs)
+
+
 def live_explorers():
     """The explorers created in this kernel and not closed (``explorer.close()``), oldest first."""
     explorers = (_LIVE.get(key) for key in sorted(_LIVE.keys()))
@@ -184,8 +245,6 @@ def export_explorers(folder=None, *, preset="16:9", reset=True, formats=("png", 
     for explorer in live_explorers():
         if reset:
             explorer.reset()
-        if explorer.last_error is not None:
-            raise RuntimeError(f"explorer {explorer.name} failed to draw: {explorer.last_error}")
-        paths += save_figure(explorer.figure, explorer.name, params=explorer.params(),
+        paths += save_figure(explorer.figure_on_screen(), explorer.name, params=explorer.params(),
                              folder=folder, preset=preset, formats=formats)
     return paths

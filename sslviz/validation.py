@@ -1,0 +1,116 @@
+"""Checks of parameters and labels shared by every estimator, experiment and explorer.
+
+One rule for everything the package accepts from a user: a wrong value raises a ``ValueError``
+whose message names the parameter, what was given and what is allowed. ``bool`` is never taken
+for an integer or a number (``True`` is an ``int`` to Python, not a labeled-set size to a user).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .splits import is_unlabeled
+
+
+def check_int(name, value, *, minimum=None, maximum=None):
+    """``value`` as an ``int`` if it is an integer (not a bool) in ``[minimum, maximum]``."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer{_range_text(minimum, maximum)}, "
+                         f"got {value!r}")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise ValueError(f"{name} must be an integer{_range_text(minimum, maximum)}, "
+                         f"got {value!r}")
+    return int(value)
+
+
+def check_number(name, value, *, minimum=None, maximum=None, above=None):
+    """``value`` as a finite ``float`` (not a bool) with ``minimum <= value <= maximum`` and
+    ``value > above``."""
+    ok = (not isinstance(value, bool | np.bool_) and isinstance(value, numbers.Real)
+          and math.isfinite(value))
+    ok = ok and (minimum is None or value >= minimum) and (maximum is None or value <= maximum)
+    ok = ok and (above is None or value > above)
+    if not ok:
+        bounds = _range_text(minimum, maximum) if above is None else f" > {above}"
+        raise ValueError(f"{name} must be a finite number{bounds}, got {value!r}")
+    return float(value)
+
+
+def check_choice(name, value, choices):
+    """``value`` if it is one of ``choices``."""
+    if not isinstance(value, str | numbers.Number | type(None)) or value not in choices:
+        raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
+    return value
+
+
+def _range_text(minimum, maximum):
+    if minimum is not None and maximum is not None:
+        return f" in [{minimum}, {maximum}]"
+    if minimum is not None:
+        return f" >= {minimum}"
+    if maximum is not None:
+        return f" <= {maximum}"
+    return ""
+
+
+def labeled_mask(y):
+    """Boolean mask of the labeled rows of a semi-supervised target ``y`` (``-1`` = unlabeled).
+
+    Refuses targets that would silently create a class: the string ``"-1"`` (what
+    ``np.asarray(['spam', -1, 'ham'])`` makes of the unlabeled marker) and missing labels (NaN,
+    None).
+    """
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be one label per row (1-D), got an array of shape {y.shape}")
+    if y.dtype.kind in "US" and np.any(y == ("-1" if y.dtype.kind == "U" else b"-1")):
+        raise ValueError("y holds the string '-1', which would become a class: mark unlabeled "
+                         "rows with the number -1 (build mixed targets with dtype=object, e.g. "
+                         "np.array(['spam', -1], dtype=object))")
+    if y.dtype.kind == "f" and np.isnan(y).any():
+        raise ValueError("y holds NaN labels: give every labeled row a class and mark "
+                         "unlabeled rows with -1")
+    if y.dtype.kind == "O":
+        for value in y:
+            if value is None or (isinstance(value, float) and math.isnan(value)):
+                raise ValueError("y holds missing labels (None or NaN): give every labeled row "
+                                 "a class and mark unlabeled rows with -1")
+            if isinstance(value, str) and value == "-1":
+                raise ValueError("y holds the string '-1', which would become a class: mark "
+                                 "unlabeled rows with the number -1")
+    return ~is_unlabeled(y)
+
+
+def resolve_classes(labels, classes=None, *, require_every_class=True, min_classes=1,
+                    row="row"):
+    """The sorted classes of a fit: ``classes`` if given, else the distinct labeled values.
+
+    Parameters
+    ----------
+    labels : array of the labeled rows' classes
+    classes : sequence or None
+        Classes the user declared; every label must be one of them.
+    require_every_class : bool
+        Refuse a declared class that has no labeled row.
+    min_classes : int
+        Fewest classes the model can be fitted with.
+    row : str
+        What a row is called in messages ("document", "example").
+    """
+    seen = np.unique(labels)
+    declared = seen if classes is None else np.unique(np.asarray(classes))
+    unknown = np.setdiff1d(seen, declared)
+    if len(unknown):
+        raise ValueError(f"y holds labels {unknown.tolist()} that are not in "
+                         f"classes={declared.tolist()}; use -1 for unlabeled rows")
+    missing = np.setdiff1d(declared, seen)
+    if require_every_class and len(missing):
+        raise ValueError(f"no labeled row for class(es) {missing.tolist()}: label at least one "
+                         f"{row} of every class (or leave them out of `classes`)")
+    if len(declared) < min_classes:
+        raise ValueError(f"only {len(declared)} class(es) among the labeled rows "
+                         f"({declared.tolist()}): this model needs at least {min_classes}")
+    return declared

@@ -1,0 +1,98 @@
+"""The package's layers, enforced: algorithms and experiments never draw; plots never wire widgets.
+
+data -> split -> estimator (trace) -> experiment -> plot -> widget -> notebook: every arrow points
+one way. The modules are discovered, so a new lecture's files are checked without a change here.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import sslviz
+
+PACKAGE = Path(sslviz.__file__).parent
+# Modules whose job is drawing, widgets, figure files or command lines (may import matplotlib).
+FRONT = {"sslviz.export", "sslviz.deck", "sslviz.slides", "sslviz.bench", "sslviz.__main__"}
+DRAWING = ("matplotlib", "ipywidgets")
+
+
+def _modules():
+    for info in pkgutil.walk_packages([str(PACKAGE)], prefix="sslviz."):
+        yield info.name
+
+
+def _back_modules():
+    """Algorithm, data and experiment modules: everything but plots, widgets and FRONT."""
+    return sorted(name for name in _modules()
+                  if not name.startswith(("sslviz.plots", "sslviz.widgets")) and name not in FRONT)
+
+
+def test_the_back_layers_are_found():
+    back = _back_modules()
+    for expected in ("sslviz.em", "sslviz.yarowsky", "sslviz.experiments.em",
+                     "sslviz.experiments.runner", "sslviz.cache", "sslviz.datasets.loaders"):
+        assert expected in back
+
+
+_PROBE = f"""
+import importlib, json, sys
+report = {{}}
+for name in json.loads(sys.argv[1]):
+    importlib.import_module(name)
+    report[name] = sorted(m for m in sys.modules if m.split(".")[0] in {DRAWING!r})
+print(json.dumps(report))
+"""
+
+
+@pytest.fixture(scope="module")
+def drawing_imports():
+    """For each back module, imported in turn in one fresh interpreter: the drawing modules
+    loaded once it was imported (the first module that brings one in is the culprit)."""
+    modules = _back_modules()
+    result = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(modules)],
+                            capture_output=True, text=True, check=True)
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("module", _back_modules())
+def test_algorithm_and_experiment_modules_import_no_drawing_library(drawing_imports, module):
+    assert drawing_imports[module] == [], (
+        f"{module} imports a drawing library; move that code to sslviz.plots or sslviz.widgets")
+
+
+def _imported_modules(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            yield ("." * node.level) + (node.module or "")
+            for alias in node.names:
+                yield ("." * node.level) + (node.module or "") + "." + alias.name
+        elif isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "plots").glob("*.py")), ids=lambda p: p.name)
+def test_plots_never_import_widgets(path):
+    imported = list(_imported_modules(path))
+    assert not [m for m in imported if "widgets" in m.split(".")], imported
+
+
+def test_every_lecture_has_one_name_across_layers():
+    """experiments/X.py, plots/X.py and widgets/X.py exist together (X = the lecture name)."""
+    names = {layer: {p.stem for p in (PACKAGE / layer).glob("*.py")} - {"__init__", "__main__"}
+             for layer in ("experiments", "plots", "widgets")}
+    lectures = names["experiments"] - {"runner"}
+    assert lectures, "no lecture modules under sslviz/experiments"
+    for lecture in lectures:
+        assert lecture in names["plots"], f"plots/{lecture}.py is missing"
+        assert lecture in names["widgets"], f"widgets/{lecture}.py is missing"
+    for layer in ("plots", "widgets"):
+        extra = names[layer] - lectures - {"common", "base", "export_control"}
+        assert not extra, f"{layer}/ holds modules of no lecture: {sorted(extra)}"
