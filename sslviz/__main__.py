@@ -10,6 +10,7 @@ Exit codes: 0 success, 1 a notebook failed or is not ready as slides, 2 bad argu
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -43,10 +44,42 @@ def _parser():
     return parser
 
 
+class _BadArguments(ValueError):
+    """A command-line argument that would only fail after slow work: reported first."""
+
+
+def _check_notebooks(paths):
+    for path in map(Path, paths):
+        if not path.is_file():
+            raise _BadArguments(f"no notebook at {path}: give the path of an .ipynb file")
+        if path.suffix != ".ipynb":
+            raise _BadArguments(f"{path} is not a notebook (.ipynb)")
+
+
+def _check_output_folder(folder):
+    """The folder exists and is writable, or can be created."""
+    folder = Path(folder)
+    existing = next((p for p in (folder, *folder.absolute().parents) if p.exists()), None)
+    if existing is None or not existing.is_dir():
+        raise _BadArguments(f"--out {folder}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise _BadArguments(f"--out {folder}: {existing} is not writable; choose another folder")
+
+
+def _check_formats(text):
+    formats = tuple(f.strip().lower() for f in text.split(",") if f.strip())
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown or not formats:
+        raise _BadArguments(f"--formats {text!r}: choose from {','.join(FORMATS)}")
+    return formats
+
+
 def _export(args) -> int:
     from sslviz.deck import NotebookFailed, export_figures
 
-    formats = tuple(f.strip().lower() for f in args.formats.split(",") if f.strip())
+    formats = _check_formats(args.formats)
+    _check_notebooks(args.notebooks)
+    _check_output_folder(args.out)
     preset = None if args.preset == "screen" else args.preset
     try:
         paths = export_figures(args.notebooks or None, args.out, preset=preset, formats=formats,
@@ -68,6 +101,7 @@ def _slides(args) -> int:
     from sslviz.deck import default_notebooks
     from sslviz.slides import slide_problems, update_notebooks
 
+    _check_notebooks(args.notebooks)
     paths = [Path(p) for p in args.notebooks] or default_notebooks()
     if not args.check:
         for path in update_notebooks(paths):
@@ -82,9 +116,13 @@ def _slides(args) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    if args.command == "export-figures":
-        return _export(args)
-    return _slides(args)
+    try:
+        if args.command == "export-figures":
+            return _export(args)
+        return _slides(args)
+    except _BadArguments as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -54,14 +54,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
+from . import words
 from .splits import is_unlabeled
 from .trace import Trace, freeze_array
+from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
 
 
 @dataclass(frozen=True)
@@ -172,12 +173,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
 
     # -- fitting -------------------------------------------------------------------------------
     def fit(self, X, y):
-        """Run EM on ``X`` (counts, sparse or dense) with ``y == -1`` marking unlabeled rows.
-
-        Returns
-        -------
-        self
-        """
+        """Run EM on ``X`` (counts, sparse or dense), ``y == -1`` marking unlabeled rows."""
         for _ in self.iter_fit(X, y):
             pass
         return self
@@ -202,7 +198,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
 
     def _run(self, problem, state):
         """Iteration 0, then EM stage by stage; yields (record, state) pairs."""
-        schedule = self._schedule()
+        schedule = (1.0,) if self.annealing is None else tuple(map(float, self.annealing))
         state = state.with_e_step(problem, beta=schedule[0])
         record, previous_labels = self._record(problem, state, 0, 1.0, None)
         yield record, state
@@ -220,9 +216,6 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
                 yield record, state
                 if self.converged_:
                     break
-
-    def _schedule(self):
-        return (1.0,) if self.annealing is None else tuple(float(b) for b in self.annealing)
 
     def _record(self, problem, state, iteration, beta, previous_labels):
         full = self.record == "full"
@@ -252,62 +245,37 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
 
     # -- validation ----------------------------------------------------------------------------
     def _validate_params(self):
-        if not (np.isscalar(self.alpha) and self.alpha > 0):
-            raise ValueError(f"alpha must be a positive number, got {self.alpha!r}")
-        if not (np.isscalar(self.unlabeled_weight) and 0 <= self.unlabeled_weight <= 1):
-            raise ValueError(
-                f"unlabeled_weight (λ) must lie in [0, 1], got {self.unlabeled_weight!r}"
-            )
-        _check_positive_int("n_components", self.n_components, minimum=1)
-        _check_positive_int("max_iter", self.max_iter, minimum=0)
-        if self.record not in ("full", "summary"):
-            raise ValueError(f"record must be 'full' or 'summary', got {self.record!r}")
+        check_number("alpha", self.alpha, above=0)
+        check_number("unlabeled_weight (λ)", self.unlabeled_weight, minimum=0, maximum=1)
+        check_int("n_components", self.n_components, minimum=1)
+        check_int("max_iter", self.max_iter, minimum=0)
+        check_choice("record", self.record, ("full", "summary"))
         if self.init not in ("labeled", "random"):
             raise ValueError(f"init must be 'labeled' or 'random', got {self.init!r}")
         if self.annealing is not None:
             schedule = np.asarray(self.annealing, dtype=float)
             if (schedule.ndim != 1 or len(schedule) == 0 or np.any(schedule <= 0)
                     or np.any(np.diff(schedule) < 0) or schedule[-1] != 1.0):
-                raise ValueError(
-                    "annealing must be an increasing sequence of inverse temperatures in (0, 1] "
-                    f"ending at 1.0, e.g. (0.2, 0.5, 1.0); got {self.annealing!r}"
-                )
+                raise ValueError("annealing must be an increasing sequence of inverse "
+                                 "temperatures in (0, 1] ending at 1.0, e.g. (0.2, 0.5, 1.0); "
+                                 f"got {self.annealing!r}")
 
     def _validate_input(self, X, y):
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, "SemiSupervisedNB (X must hold word counts)")
-        labeled = ~is_unlabeled(y)
+        labeled = labeled_mask(y)
         if labeled.any():
             check_classification_targets(y[labeled])
         if not labeled.any() and (self.init != "random" or self.classes is None):
-            raise ValueError(
-                "no labeled rows: every entry of y is -1. EM needs at least one labeled "
-                "document per class to tie its mixture components to classes (to cluster "
-                "unlabeled rows, pass init='random' and classes=<the cluster names>)."
-            )
-        self.classes_ = self._resolve_classes(y[labeled])
+            raise ValueError("no labeled rows: every entry of y is -1. EM needs at least one "
+                             "labeled document per class to tie its mixture components to "
+                             "classes (to cluster unlabeled rows, pass init='random' and "
+                             "classes=<the cluster names>).")
+        self.classes_ = resolve_classes(y[labeled], self.classes, row="document",
+                                        require_every_class=self.init != "random")
         if X.sum() == 0:
             raise ValueError("X holds no word counts at all (every document is empty)")
         return sp.csr_matrix(X), y
-
-    def _resolve_classes(self, labels):
-        seen = np.unique(labels)
-        if self.classes is None:
-            return seen
-        classes = np.unique(np.asarray(self.classes))
-        unknown = np.setdiff1d(seen, classes)
-        if len(unknown):
-            raise ValueError(
-                f"y holds labels {unknown.tolist()} that are not in classes={classes.tolist()}; "
-                "use -1 for unlabeled rows"
-            )
-        missing = np.setdiff1d(classes, seen)
-        if len(missing) and self.init != "random":
-            raise ValueError(
-                f"no labeled row for class(es) {missing.tolist()}: label at least one "
-                "document of every class (or leave them out of `classes`)"
-            )
-        return classes
 
     # -- prediction ----------------------------------------------------------------------------
     def predict_joint_log_proba(self, X):
@@ -470,14 +438,6 @@ def _smoothed_parameters(weighted_resp, word_counts, doc_lengths, alpha):
     return _State(log_prior, log_prob.T, alpha)
 
 
-# -- helpers -------------------------------------------------------------------------------------
-
-
-def _check_positive_int(name, value, minimum):
-    if not isinstance(value, int | np.integer) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-
-
 # -- summaries of a fitted model (pure functions over the trace) ---------------------------------
 def top_words(estimator, feature_names, *, iteration=None, k=20, by="probability"):
     """The ``k`` highest-ranked words of every class at one recorded iteration.
@@ -498,13 +458,8 @@ def top_words(estimator, feature_names, *, iteration=None, k=20, by="probability
     dict
         class label -> list of ``k`` words, best first.
     """
-    scores = word_scores(estimator, iteration=iteration, by=by)
-    names = np.asarray(feature_names)
-    if len(names) != scores.shape[1]:
-        raise ValueError(f"{len(names)} feature names for a model of {scores.shape[1]} features")
-    order = np.argsort(-scores, axis=1, kind="stable")[:, :k]
-    return {label: names[row].tolist() for label, row in zip(estimator.classes_, order,
-                                                            strict=True)}
+    ranked = words.top_words(word_scores(estimator, iteration=iteration, by=by), feature_names, k)
+    return dict(zip(estimator.classes_, ranked, strict=True))
 
 
 def word_scores(estimator, *, iteration=None, by="probability"):
@@ -515,24 +470,9 @@ def word_scores(estimator, *, iteration=None, by="probability"):
     if step.feature_log_prob is None:
         raise ValueError("this model was fitted with record='summary'; refit with record='full' "
                          "to rank words at every iteration")
-    log_prob = step.feature_log_prob
-    if by == "probability":
-        return np.exp(log_prob)
-    if by == "log_odds":
-        return weighted_log_odds(log_prob, step.class_log_prior)
-    raise ValueError(f"by must be 'probability' or 'log_odds', got {by!r}")
-
-
-def weighted_log_odds(feature_log_prob, class_log_prior):
-    """Nigam's P(w|c) log(P(w|c)/P(w|¬c)) for each class and word: (n_classes, n_features)."""
-    n_classes = len(class_log_prior)
-    scores = np.empty_like(feature_log_prob)
-    for c in range(n_classes):
-        others = np.arange(n_classes) != c
-        other_prior = class_log_prior[others] - logsumexp(class_log_prior[others])
-        log_not_c = logsumexp(feature_log_prob[others] + other_prior[:, None], axis=0)
-        scores[c] = np.exp(feature_log_prob[c]) * (feature_log_prob[c] - log_not_c)
-    return scores
+    if check_choice("by", by, ("probability", "log_odds")) == "probability":
+        return np.exp(step.feature_log_prob)
+    return words.weighted_log_odds(step.feature_log_prob, step.class_log_prior)
 
 
 def predict_at_iteration(estimator, X, iteration):
@@ -553,42 +493,3 @@ def accuracy_by_iteration(estimator, X, y):
     y = np.asarray(y)
     return np.array([np.mean(predict_at_iteration(estimator, X, i) == y)
                      for i in range(len(estimator.trace_))])
-
-
-def choose_unlabeled_weight(estimator, X, y, grid, *, cv=5, random_state=None):
-    """Pick λ (``unlabeled_weight``) by cross-validation on the labeled rows, as Nigam et al. did.
-
-    Every fold trains on the other labeled rows plus *all* unlabeled rows and is scored by
-    accuracy on its held-out labeled rows. Uses scikit-learn's ``GridSearchCV``.
-
-    Parameters
-    ----------
-    estimator : SemiSupervisedNB
-        Unfitted template; its other parameters are kept.
-    grid : sequence of float in [0, 1]
-    cv : int
-        Folds; lowered to the size of the smallest class when that is smaller (at least 2).
-
-    Returns
-    -------
-    best_weight : float
-    mean_scores : ndarray of shape (len(grid),)
-    """
-    y = np.asarray(y)
-    labeled_rows = np.flatnonzero(~is_unlabeled(y))
-    unlabeled_rows = np.flatnonzero(is_unlabeled(y))
-    _, counts = np.unique(y[labeled_rows], return_counts=True)
-    n_splits = min(cv, counts.min())
-    if n_splits < 2:
-        raise ValueError(
-            "choosing λ by cross-validation needs at least 2 labeled rows in every class; "
-            f"the smallest class has {counts.min()}"
-        )
-    folds = StratifiedKFold(n_splits, shuffle=True, random_state=random_state)
-    splits = [(np.concatenate([labeled_rows[train], unlabeled_rows]), labeled_rows[test])
-              for train, test in folds.split(labeled_rows, y[labeled_rows])]
-    search = GridSearchCV(clone(estimator).set_params(record="summary"),
-                          {"unlabeled_weight": list(grid)}, cv=splits, refit=False)
-    search.fit(X, y)
-    scores = search.cv_results_["mean_test_score"]
-    return float(grid[int(np.argmax(scores))]), scores

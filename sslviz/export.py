@@ -79,6 +79,7 @@ OKABE_ITO = (
 """Okabe & Ito (2008) colour-blind-safe palette, ordered for contrast on a white background."""
 
 MIN_PNG_DPI = 200
+MAX_PNG_DPI = 1200  # a 16:9 slide at 1200 dpi is already 16,000 pixels wide
 _MAX_BASENAME = 200  # bytes; most file systems allow 255 for a whole name
 _SAVE_RC = {
     "pdf.fonttype": 42,  # TrueType (Type 42) fonts embedded whole: editable, prints everywhere
@@ -174,8 +175,10 @@ def _check(formats, preset, dpi):
     if preset not in PRESETS:
         valid = ", ".join(repr(p) for p in PRESETS)
         raise ValueError(f"unknown slide preset {preset!r}; valid presets: {valid}")
-    if not dpi or dpi < MIN_PNG_DPI:
-        raise ValueError(f"dpi must be at least {MIN_PNG_DPI} for slides, got {dpi!r}")
+    if (isinstance(dpi, bool) or not isinstance(dpi, numbers.Real) or not math.isfinite(dpi)
+            or not MIN_PNG_DPI <= dpi <= MAX_PNG_DPI):
+        raise ValueError(f"dpi must be a number from {MIN_PNG_DPI} to {MAX_PNG_DPI} for slides, "
+                         f"got {dpi!r}")
     return formats
 
 
@@ -218,7 +221,8 @@ def save_figure(
     Raises
     ------
     ValueError
-        Unknown format or preset (the message lists the valid ones), dpi below 200, empty name.
+        Unknown format or preset (the message lists the valid ones), dpi not a number from 200 to
+        1200, empty name.
 
     Notes
     -----

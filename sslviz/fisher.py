@@ -64,7 +64,8 @@ from sklearn.preprocessing import normalize as normalize_rows
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .em import SemiSupervisedNB
-from .splits import is_unlabeled
+from .validation import check_choice, check_int, labeled_mask
+from .words import top_indices
 
 VARIANTS = ("n-cat", "ul-cat", "ul-cl")
 #: Inverse temperatures of deterministic annealing EM (ours; the paper gives no schedule).
@@ -152,8 +153,7 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
                              "pass class labels, with -1 for unlabeled "
                              "rows (all -1 is allowed for variant='ul-cl' with n_clusters)")
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-        unlabeled = is_unlabeled(y)
-        labeled = ~unlabeled
+        labeled = labeled_mask(y)
         em = {"alpha": self.alpha, "max_iter": self.max_iter, "tol": self.tol,
               "record": "summary"}
         if self.variant in ("n-cat", "ul-cat") and not labeled.any():
@@ -205,15 +205,11 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
                               + [block.astype(object) for block in blocks])
 
     def _validate_params(self):
-        if self.variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {', '.join(map(repr, VARIANTS))}, "
-                             f"got {self.variant!r}")
+        check_choice("variant", self.variant, VARIANTS)
         if not (np.isscalar(self.prune_tol) and 0 <= self.prune_tol < 1):
             raise ValueError(f"prune_tol must lie in [0, 1), got {self.prune_tol!r}")
-        if self.n_clusters is not None and not (isinstance(self.n_clusters, int | np.integer)
-                                                and self.n_clusters >= 1):
-            raise ValueError(f"n_clusters must be None or an integer >= 1, "
-                             f"got {self.n_clusters!r}")
+        if self.n_clusters is not None:
+            check_int("n_clusters", self.n_clusters, minimum=1)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -326,7 +322,7 @@ def top_entries(scores_row, classes, vocabulary, k=10):
     if row.shape != (1, n_components * (n_words + 1)):
         raise ValueError(f"expected one score row of {n_components} × ({n_words} + 1) columns, "
                          f"got shape {row.shape}")
-    order = np.argsort(-row.data, kind="stable")[:k]
+    order = top_indices(row.data, k)
     entries = []
     for column, value in zip(row.indices[order], row.data[order], strict=True):
         if column < n_components:
@@ -350,5 +346,5 @@ def top_count_entries(x, vocabulary, k=10):
     if x.shape != (1, len(vocabulary)):
         raise ValueError(f"expected one row of {len(vocabulary)} counts, got shape {x.shape}")
     values = x.data / np.linalg.norm(x.data) if x.nnz else x.data
-    order = np.argsort(-values, kind="stable")[:k]
+    order = top_indices(values, k)
     return [(str(vocabulary[x.indices[i]]), int(x.data[i]), float(values[i])) for i in order]

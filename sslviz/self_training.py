@@ -39,6 +39,10 @@ Wiegand, *An Introduction to Semi-Supervised Learning* (lecture, 2009), section 
 Yarowsky (1995), Unsupervised word sense disambiguation rivaling supervised methods. ACL.
 Abney (2004), Understanding the Yarowsky algorithm. Computational Linguistics 30(3).
 scikit-learn, ``sklearn/semi_supervised/_self_training.py`` (the reference implementation).
+
+See also
+--------
+sslviz.experiments.bootstrapping : seeded runs on corpora and 2-D points (Lecture 02).
 """
 
 from __future__ import annotations
@@ -47,7 +51,6 @@ import copy
 import numbers
 import warnings
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
@@ -56,11 +59,13 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .splits import UNLABELED, is_unlabeled, split_labeled
+from .splits import UNLABELED
 from .trace import Trace, freeze_array
+from .validation import check_choice, check_int, labeled_mask, resolve_classes
 
 CRITERIA = ("threshold", "k_best", "k_best_per_class")
 TERMINATION_CONDITIONS = ("max_iter", "no_change", "all_labeled")
+RECORDS = ("full", "summary")
 
 
 @dataclass(frozen=True)
@@ -261,36 +266,24 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         if (not isinstance(self.threshold, numbers.Real) or isinstance(self.threshold, bool)
                 or not 0 <= self.threshold < 1):
             raise ValueError(f"threshold must be a number in [0, 1), got {self.threshold!r}")
-        if self.criterion not in CRITERIA:
-            raise ValueError(f"criterion must be one of {CRITERIA}, got {self.criterion!r}")
-        if not _is_int(self.k_best) or self.k_best < 1:
-            raise ValueError(f"k_best must be an integer >= 1, got {self.k_best!r}")
-        if self.max_iter is not None and (not _is_int(self.max_iter) or self.max_iter < 0):
-            raise ValueError(f"max_iter must be None or an integer >= 0, got {self.max_iter!r}")
-        if self.record not in ("full", "summary"):
-            raise ValueError(f"record must be 'full' or 'summary', got {self.record!r}")
+        check_choice("criterion", self.criterion, CRITERIA)
+        check_int("k_best", self.k_best, minimum=1)
+        if self.max_iter is not None:
+            check_int("max_iter", self.max_iter, minimum=0)
+        check_choice("record", self.record, RECORDS)
 
     def _validate_input(self, X, y):
         # Finiteness is left to the base classifier (some accept NaN), as scikit-learn does.
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], ensure_all_finite=False)
-        if y.dtype.kind in "US":  # strings cannot hold the integer -1: every row is labeled
-            if np.any(y == str(UNLABELED)):
-                raise ValueError(
-                    "y has a string dtype and holds the string '-1', which does not mark a row "
-                    "as unlabeled: use an object array with the integer -1, e.g. "
-                    "np.array(['spam', -1, 'ham'], dtype=object)")
+        has_label = labeled_mask(y)  # refuses the string '-1', NaN and None labels
+        if y.dtype.kind in "US":  # strings cannot hold the integer -1 of pseudo-labeling
             y = y.astype(object)
-        has_label = ~is_unlabeled(y)
         if not has_label.any():
             raise ValueError(
                 "no labeled rows: every entry of y is -1. Self-training needs labeled examples "
                 "of at least two classes to train its first model.")
         check_classification_targets(y[has_label])
-        classes = np.unique(y[has_label])
-        if len(classes) < 2:
-            raise ValueError(
-                f"the labeled rows hold only one class ({_plain(classes[0])!r}); self-training "
-                "needs labeled examples of at least two classes")
+        resolve_classes(y[has_label], min_classes=2)
         if has_label.all():
             warnings.warn("y contains no unlabeled samples (no -1): self-training fits the "
                           "supervised classifier only", UserWarning, stacklevel=3)
@@ -337,17 +330,6 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
             if inner_tags.classifier_tags is not None:
                 tags.classifier_tags.poor_score = inner_tags.classifier_tags.poor_score
         return tags
-
-
-# -- helpers -------------------------------------------------------------------------------------
-
-
-def _is_int(value):
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
-def _plain(value):
-    return value.item() if isinstance(value, np.generic) else value
 
 
 # -- summaries of a fitted model (pure functions over the trace) ---------------------------------
@@ -447,130 +429,3 @@ def accuracy_by_iteration(model, X, y):
     y = np.asarray(y)
     return np.array([np.mean(predict_at_iteration(model, X, i) == y)
                      for i in range(len(model.trace_))])
-
-
-def decision_grid(estimator, X, *, resolution=150, margin=0.4):
-    """``predict_proba`` of a 2-D classifier on a regular grid covering ``X``.
-
-    Parameters
-    ----------
-    estimator : fitted classifier with ``predict_proba`` on 2 features
-    X : array of shape (n_samples, 2)
-        The points the grid must cover (plus ``margin`` on every side).
-    resolution : int
-        Grid points per axis.
-
-    Returns
-    -------
-    extent : tuple (x_min, x_max, y_min, y_max)
-    xx, yy : ndarrays of shape (resolution, resolution)
-        Grid coordinates (``xx[i, j]``, ``yy[i, j]``).
-    proba : ndarray of shape (resolution, resolution, n_classes)
-    """
-    extent = grid_extent(X, margin=margin)
-    xx, yy = np.meshgrid(np.linspace(extent[0], extent[1], resolution),
-                         np.linspace(extent[2], extent[3], resolution))
-    proba = estimator.predict_proba(np.column_stack([xx.ravel(), yy.ravel()]))
-    return extent, xx, yy, proba.reshape(resolution, resolution, -1)
-
-
-def grid_extent(X, *, margin=0.4):
-    """``(x_min, x_max, y_min, y_max)`` of 2-D points ``X``, widened by ``margin`` on every side."""
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[1] != 2:
-        raise ValueError(f"decision_grid needs 2-D points, got an array of shape {X.shape}")
-    low, high = X.min(axis=0) - margin, X.max(axis=0) + margin
-    return (float(low[0]), float(high[0]), float(low[1]), float(high[1]))
-
-
-# -- seeded runs on a corpus ---------------------------------------------------------------------
-@dataclass(frozen=True)
-class SelfTrainingRun:
-    """One seeded self-training run: split, fitted model, and per-iteration scores."""
-
-    split: object  # sslviz.splits.Split
-    model: SelfTraining
-    test_accuracy: np.ndarray  # (n_iterations,) accuracy of each iteration's classifier
-    pseudo_labels: PseudoLabelReport
-
-
-def self_training_run(X, y, estimator, *, n_labeled, seed, n_unlabeled=None, per_class=False,
-                      test_rows=None, **params):
-    """Split (seeded), self-train with a full trace, score every iteration on the test rows.
-
-    ``params`` go to :class:`SelfTraining` (``threshold``, ``criterion``, ``k_best``,
-    ``max_iter``). Test rows default to every row outside the labeled and unlabeled sets.
-    """
-    y = np.asarray(y)
-    split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, per_class=per_class,
-                          test_rows=test_rows, random_state=seed)
-    test = split.test if len(split.test) else np.setdiff1d(np.arange(len(y)), split.train)
-    if len(test) == 0:
-        raise ValueError("no rows are left to test on: pass test_rows, or n_unlabeled smaller "
-                         "than the rows left after the labeled ones")
-    model = SelfTraining(estimator, record="full", **params)
-    model.fit(X[split.train], split.semi_supervised_targets(y))
-    return SelfTrainingRun(split, model, accuracy_by_iteration(model, X[test], y[test]),
-                           pseudo_label_correctness(model, y[split.train]))
-
-
-def self_training_runs(X, y, estimator, **fixed):
-    """A cached ``(n_labeled, threshold, seed) -> SelfTrainingRun`` with the other settings fixed.
-
-    For explorers whose sliders refit: each setting is fitted once and remembered.
-    """
-
-    @lru_cache(maxsize=128)
-    def run(n_labeled, threshold, seed):
-        return self_training_run(X, y, estimator, n_labeled=n_labeled, seed=seed,
-                                 threshold=threshold, **fixed)
-
-    return run
-
-
-# -- a recorded 2-D run (what the lecture's stepper replays) --------------------------------------
-class SelfTrainingRun2D:
-    """One recorded self-training run on 2-D points: split, model, pseudo-label report, accuracy.
-
-    ``grid(iteration)`` and ``picture(iteration)`` are what a figure of that iteration shows;
-    both only read the trace (grids are computed once per iteration).
-    """
-
-    def __init__(self, X, y, estimator, *, n_labeled, seed, threshold, max_iter, X_test,
-                 y_test, resolution):
-        self.split = split_labeled(y, n_labeled, per_class=True, random_state=seed)
-        self.X = X[self.split.train]
-        self.y = np.asarray(y)[self.split.train]
-        self.model = SelfTraining(estimator, threshold=threshold, max_iter=max_iter)
-        self.model.fit(self.X, self.split.semi_supervised_targets(y))
-        self.report = pseudo_label_correctness(self.model, self.y)
-        self.test_accuracy = accuracy_by_iteration(self.model, X_test, y_test)
-        self._resolution = resolution
-        self._all_points = np.vstack([X, X_test])
-        self.extent = grid_extent(self._all_points)
-        self._grids = {}
-
-    @property
-    def last(self):
-        return len(self.model.trace_) - 1
-
-    def grid(self, iteration):
-        """(xx, yy, proba) of the classifier of ``iteration``, computed once."""
-        if iteration not in self._grids:
-            _, xx, yy, proba = decision_grid(self.model.trace_[iteration].estimator,
-                                             self._all_points, resolution=self._resolution)
-            self._grids[iteration] = (xx, yy, proba)
-        return self._grids[iteration]
-
-    def picture(self, iteration):
-        """What the scatter shows at ``iteration``: class indices and the three masks."""
-        model = self.model
-        labels = labels_at_iteration(model, iteration)
-        known = model.labeled_iter_ >= 0
-        known &= model.labeled_iter_ <= iteration
-        index = np.full(len(labels), -1)
-        index[known] = np.searchsorted(model.classes_, labels[known])
-        given = model.labeled_iter_ == 0
-        new = (model.labeled_iter_ == iteration) & (iteration > 0)
-        wrong = known & ~given & (labels != self.y)
-        return index, given, new, wrong

@@ -4,17 +4,15 @@ Tokenization follows Nigam et al. (2000): text is lower-cased and every digit be
 ``12:30`` is the token ``DD:DD`` and ``10am`` is ``DDam`` (times, years and prices then share a few
 tokens instead of thousands of rare ones). Counting is scikit-learn's ``CountVectorizer``.
 
-Vectorizing a whole corpus takes seconds; :func:`load_counts` therefore caches the count matrix in
-``sslviz.datasets.cache_dir()`` as an ``.npz`` file (no pickles), keyed by the corpus file's sha256,
-the loader's arguments and the vectorizer options, and written atomically. A second load reads
-only that file.
+Vectorizing a whole corpus takes seconds; :func:`load_counts` therefore caches the count matrix
+through :class:`sslviz.cache.ResultCache` (``<cache>/counts``), keyed by the corpus file's sha256,
+the loader's arguments and the vectorizer options. A second load reads only that file; a damaged
+entry is rebuilt.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import re
 from dataclasses import asdict, dataclass
 
@@ -23,13 +21,13 @@ import scipy.sparse as sp
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, CountVectorizer
 
 from . import datasets
-from ._io import atomic_write_path
+from .cache import ResultCache
 
 #: Words with inner ``:``, ``.`` or ``'`` kept (``DD:DD``, ``D.D``, ``don't``), optional ``*``.
 TOKEN_PATTERN = r"(?u)\w+(?:[:.']\w+)*\*?"
 STOP_LISTS = ("smart", "sklearn")
 #: Bump when tokenization or any corpus loader changes what a document's text is.
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 _DIGIT = re.compile(r"\d")
 
 
@@ -136,6 +134,7 @@ def load_counts(name, options=TextOptions(), *, use_cache=True, **loader_kwargs)
     name : {"20newsgroups", "webkb", "reuters21578"}
     options : TextOptions
     use_cache : bool, default=True
+        ``False`` vectorizes the corpus again and replaces its cache entry.
     **loader_kwargs
         Passed to the corpus loader (e.g. ``subset="train"``, ``categories=[...]``).
 
@@ -145,48 +144,30 @@ def load_counts(name, options=TextOptions(), *, use_cache=True, **loader_kwargs)
     """
     if name not in LOADERS:
         raise ValueError(f"unknown corpus {name!r}; choose one of {sorted(LOADERS)}")
-    path = _cache_path(name, options, loader_kwargs)
-    if use_cache and path.exists():
-        return _read_counts(path)
+    arrays = ResultCache("counts").get_or_compute(
+        _cache_key(name, options, loader_kwargs),
+        lambda: _count_arrays(name, options, loader_kwargs), use_cache=use_cache)
+    X = sp.csr_matrix((arrays["data"], arrays["indices"], arrays["indptr"]),
+                      shape=tuple(arrays["shape"]))
+    return CountCorpus(X, arrays["y"], arrays["target_names"].tolist(), arrays["vocabulary"],
+                       arrays["filenames"])
+
+
+def _count_arrays(name, options, loader_kwargs):
     bunch = getattr(datasets, LOADERS[name])(**loader_kwargs)
     X, vocabulary = vectorize(bunch.data, options)
-    corpus = CountCorpus(X, np.asarray(bunch.target), list(bunch.target_names),
-                         np.asarray(vocabulary, dtype=str), np.asarray(bunch.filenames, dtype=str))
-    if use_cache:
-        _write_counts(path, corpus)
-    return corpus
+    return {"data": X.data, "indices": X.indices, "indptr": X.indptr, "shape": np.array(X.shape),
+            "y": np.asarray(bunch.target), "target_names": np.asarray(bunch.target_names, str),
+            "vocabulary": np.asarray(vocabulary, dtype=str),
+            "filenames": np.asarray(bunch.filenames, dtype=str)}
 
 
-def _cache_path(name, options, loader_kwargs):
-    source = datasets.locate(name)
-    key = json.dumps({
+def _cache_key(name, options, loader_kwargs):
+    return {
         "version": CACHE_VERSION,
         "corpus": name,
-        "sha256": datasets.file_sha256(source),
-        "loader": {k: _jsonable(v) for k, v in sorted(loader_kwargs.items())},
+        "sha256": datasets.file_sha256(datasets.locate(name)),
+        "loader": dict(sorted(loader_kwargs.items())),
         "options": asdict(options),
         "token_pattern": TOKEN_PATTERN,
-    }, sort_keys=True)
-    digest = hashlib.sha256(key.encode()).hexdigest()[:20]
-    return datasets.cache_dir() / "counts" / f"{name}-{digest}.npz"
-
-
-def _jsonable(value):
-    if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    return value
-
-
-def _write_counts(path, corpus):
-    X = corpus.X
-    with atomic_write_path(path) as tmp:
-        np.savez(tmp, data=X.data, indices=X.indices, indptr=X.indptr, shape=np.array(X.shape),
-                 y=corpus.y, target_names=np.asarray(corpus.target_names, dtype=str),
-                 vocabulary=corpus.vocabulary, filenames=corpus.filenames)
-
-
-def _read_counts(path):
-    with np.load(path, allow_pickle=False) as f:
-        X = sp.csr_matrix((f["data"], f["indices"], f["indptr"]), shape=tuple(f["shape"]))
-        return CountCorpus(X, f["y"], f["target_names"].tolist(), f["vocabulary"],
-                           f["filenames"])
+    }

@@ -70,7 +70,6 @@ margin classifiers (the "TSVM (linear)" column of table 1; C = 1, one-versus-res
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -81,8 +80,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .splits import is_unlabeled
 from .trace import Trace, freeze_array
+from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
 
 #: The first unlabeled cost C*₋ is this fraction of ``C_unlabeled`` (Joachims' 10⁻⁵).
 START_FRACTION = 1e-5
@@ -213,12 +212,13 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-        unlabeled = is_unlabeled(y)
+        unlabeled = ~labeled_mask(y)
         if not (~unlabeled).any():
             raise ValueError("no labeled rows: every entry of y is -1. A TSVM starts from an "
                              "SVM trained on labeled rows of at least two classes.")
         check_classification_targets(y[~unlabeled])
-        self.classes_ = self._resolve_classes(y[~unlabeled])
+        self.classes_ = resolve_classes(y[~unlabeled], self.classes, min_classes=2,
+                                        row="example")
         fractions = self._positive_fractions(y[~unlabeled])
         rng = check_random_state(self.random_state)
         targets = self.classes_[1:] if len(self.classes_) == 2 else self.classes_
@@ -314,38 +314,11 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
 
     # -- validation ----------------------------------------------------------------------------
     def _validate_params(self):
-        for name in ("C", "C_unlabeled"):
-            value = getattr(self, name)
-            if not (isinstance(value, numbers.Real) and np.isfinite(value) and value > 0):
-                raise ValueError(f"{name} must be a positive number, got {value!r}")
-        if not (isinstance(self.max_iter, numbers.Integral) and self.max_iter >= 1):
-            raise ValueError(f"max_iter must be an integer >= 1, got {self.max_iter!r}")
-        if not (isinstance(self.tol, numbers.Real) and self.tol > 0):
-            raise ValueError(f"tol must be a positive number, got {self.tol!r}")
-        if self.record not in ("full", "summary"):
-            raise ValueError(f"record must be 'full' or 'summary', got {self.record!r}")
-
-    def _resolve_classes(self, labels):
-        seen = np.unique(labels)
-        classes = seen if self.classes is None else np.unique(np.asarray(self.classes))
-        unknown = np.setdiff1d(seen, classes)
-        if len(unknown):
-            raise ValueError(
-                f"y holds labels {unknown.tolist()} that are not in classes={classes.tolist()}; "
-                "use -1 for unlabeled rows"
-            )
-        missing = np.setdiff1d(classes, seen)
-        if len(missing):
-            raise ValueError(
-                f"no labeled row for class(es) {missing.tolist()}: label at least one "
-                "example of every class (or leave them out of `classes`)"
-            )
-        if len(classes) < 2:
-            raise ValueError(
-                f"only one class among the labeled rows ({classes.tolist()}): a TSVM needs "
-                "labeled examples of at least two classes"
-            )
-        return classes
+        check_number("C", self.C, above=0)
+        check_number("C_unlabeled", self.C_unlabeled, above=0)
+        check_int("max_iter", self.max_iter, minimum=1)
+        check_number("tol", self.tol, above=0)
+        check_choice("record", self.record, ("full", "summary"))
 
     def _positive_fractions(self, labeled_y):
         """``num+ / k`` of every binary problem: one value (binary) or one per class."""

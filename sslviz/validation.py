@@ -26,15 +26,17 @@ def check_int(name, value, *, minimum=None, maximum=None):
     return int(value)
 
 
-def check_number(name, value, *, minimum=None, maximum=None, above=None):
-    """``value`` as a finite ``float`` (not a bool) with ``minimum <= value <= maximum`` and
-    ``value > above``."""
+def check_number(name, value, *, minimum=None, maximum=None, above=None, below=None):
+    """``value`` as a finite ``float`` (not a bool) with ``minimum <= value <= maximum``,
+    ``value > above`` and ``value < below`` (each bound optional)."""
     ok = (not isinstance(value, bool | np.bool_) and isinstance(value, numbers.Real)
           and math.isfinite(value))
     ok = ok and (minimum is None or value >= minimum) and (maximum is None or value <= maximum)
-    ok = ok and (above is None or value > above)
+    ok = ok and (above is None or value > above) and (below is None or value < below)
     if not ok:
-        bounds = _range_text(minimum, maximum) if above is None else f" > {above}"
+        bounds = _range_text(minimum, maximum)
+        bounds += "".join(f" {sign} {bound}" for sign, bound in ((">", above), ("<", below))
+                          if bound is not None)
         raise ValueError(f"{name} must be a finite number{bounds}, got {value!r}")
     return float(value)
 

@@ -3,7 +3,7 @@
 import numpy as np
 import scipy.sparse as sp
 
-from sslviz.feature_selection import sweep_split
+from sslviz.experiments.feature_selection import sweep_split
 
 
 def topic_corpus(n_docs=240, n_words=40, n_labeled=24, seed=0, *, n_topics=3,

@@ -95,4 +95,4 @@ def test_command_line(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "sslviz", "export-figures", "missing.ipynb"],
                          capture_output=True, text=True, cwd=tmp_path)
     assert bad.returncode == 2
-    assert "error: notebook(s) not found: missing.ipynb" in bad.stderr
+    assert bad.stderr == "error: no notebook at missing.ipynb: give the path of an .ipynb file\n"

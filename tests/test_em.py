@@ -11,11 +11,11 @@ from synthetic import topic_corpus
 from sslviz.em import (
     SemiSupervisedNB,
     accuracy_by_iteration,
-    choose_unlabeled_weight,
     predict_at_iteration,
     top_words,
-    weighted_log_odds,
+    word_scores,
 )
+from sslviz.words import weighted_log_odds
 
 
 def make_corpus(n_docs=240, n_words=40, n_labeled=24, seed=0):
@@ -165,9 +165,16 @@ def test_string_labels_and_explicit_classes():
      r"no labeled row for class\(es\) \[2\]"),
     (lambda y: np.where(y == 2, 7, y), {"classes": [0, 1, 2]},
      r"y holds labels \[7\] that are not in classes=\[0, 1, 2\]"),
-    (lambda y: y, {"unlabeled_weight": 1.5}, r"unlabeled_weight \(λ\) must lie in \[0, 1\]"),
-    (lambda y: y, {"alpha": 0}, "alpha must be a positive number"),
-    (lambda y: y, {"max_iter": -1}, "max_iter must be an integer >= 0"),
+    (lambda y: y, {"unlabeled_weight": 1.5},
+     r"unlabeled_weight \(λ\) must be a finite number in \[0, 1\], got 1.5"),
+    (lambda y: y, {"alpha": 0}, "alpha must be a finite number > 0, got 0"),
+    (lambda y: y, {"alpha": np.inf}, "alpha must be a finite number > 0, got inf"),
+    (lambda y: y, {"max_iter": -1}, "max_iter must be an integer >= 0, got -1"),
+    (lambda y: y, {"max_iter": True}, "max_iter must be an integer >= 0, got True"),
+    (lambda y: y, {"n_components": 0}, "n_components must be an integer >= 1, got 0"),
+    (lambda y: y, {"record": "all"}, r"record must be one of \['full', 'summary'\], got 'all'"),
+    (lambda y: np.where(y == -1, np.nan, y), {}, "y holds NaN labels|Input y contains NaN"),
+    (lambda y: np.where(y == -1, "-1", y.astype(str)), {}, "y holds the string '-1'"),
     (lambda y: y, {"annealing": (0.5, 0.2)}, "annealing must be an increasing sequence"),
     (lambda y: y, {"annealing": (0.2, 0.5)}, "ending at 1.0"),
 ])
@@ -202,6 +209,24 @@ def test_top_words_by_probability_and_log_odds_hand_case():
     assert top_words(model, names, k=2, by="log_odds")[1] == ["c", "d"]
 
 
+def test_top_words_rank_word_scores_of_the_requested_iteration():
+    X, _, y_semi = make_corpus()
+    model = SemiSupervisedNB(max_iter=3).fit(X, y_semi)
+    names = np.array([f"w{i}" for i in range(X.shape[1])])
+    for iteration, by in ((0, "probability"), (2, "log_odds"), (None, "log_odds")):
+        scores = word_scores(model, iteration=iteration, by=by)
+        ranked = top_words(model, names, iteration=iteration, k=5, by=by)
+        assert list(ranked) == list(model.classes_)
+        for c, label in enumerate(model.classes_):
+            shown = scores[c][[int(word[1:]) for word in ranked[label]]]
+            np.testing.assert_array_equal(shown, np.sort(scores[c])[::-1][:5])
+    step = model.trace_[2]
+    np.testing.assert_allclose(word_scores(model, iteration=2, by="probability"),
+                               np.exp(step.feature_log_prob))
+    with pytest.raises(ValueError, match=r"by must be one of \['probability', 'log_odds'\]"):
+        word_scores(model, by="rank")
+
+
 def test_top_words_needs_a_full_record():
     X, _, y_semi = make_corpus()
     model = SemiSupervisedNB(record="summary", max_iter=2).fit(X, y_semi)
@@ -210,20 +235,6 @@ def test_top_words_needs_a_full_record():
         top_words(model, [str(i) for i in range(X.shape[1])])
     with pytest.raises(IndexError, match="iteration 9 was not recorded"):
         model.trace_.iteration(9)
-
-
-def test_choose_unlabeled_weight_cross_validates_on_labeled_rows():
-    X, y, y_semi = make_corpus(n_labeled=30)
-    grid = [0.0, 0.1, 1.0]
-    template = SemiSupervisedNB(max_iter=5)
-    best, scores = choose_unlabeled_weight(template, X, y_semi, grid, cv=3, random_state=0)
-    assert template.get_params()["record"] == "full"  # the caller's estimator is left alone
-    assert best in grid and scores.shape == (3,)
-    assert best == grid[int(np.argmax(scores))]
-    assert np.all((scores >= 0) & (scores <= 1))
-    one_each = np.where(np.arange(len(y)) < 3, y, -1)
-    with pytest.raises(ValueError, match="at least 2 labeled rows in every class"):
-        choose_unlabeled_weight(SemiSupervisedNB(), X, one_each, grid)
 
 
 LABEL_MINUS_ONE_IS_UNLABELED = (

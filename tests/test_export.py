@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import matplotlib as mpl
 import matplotlib.image as mpimg
 import matplotlib.pyplot as plt
@@ -196,9 +198,29 @@ def test_unknown_preset_is_an_error_listing_the_valid_ones(fig, tmp_path):
         save_figure(fig, "bad", folder=tmp_path, preset="21:9")
 
 
-def test_low_dpi_is_an_error(fig, tmp_path):
-    with pytest.raises(ValueError, match="200"):
-        save_figure(fig, "bad", folder=tmp_path, dpi=72)
+@pytest.mark.parametrize("dpi", [72, 0, float("nan"), float("inf"), 1e5, "300", True, None])
+def test_dpi_outside_the_slide_range_is_a_clear_error(fig, tmp_path, dpi):
+    message = rf"^dpi must be a number from 200 to 1200 for slides, got {re.escape(repr(dpi))}$"
+    with pytest.raises(ValueError, match=message):
+        save_figure(fig, "bad", folder=tmp_path, dpi=dpi)
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["export-figures", "{tmp}/missing.ipynb"], "error: no notebook at {tmp}/missing.ipynb"),
+    (["export-figures", "{tmp}/a.txt"], "error: {tmp}/a.txt is not a notebook (.ipynb)"),
+    (["export-figures", "--out", "{tmp}/a.txt/figures"], "is a file, not a folder"),
+    (["export-figures", "--formats", "gif"], "error: --formats 'gif': choose from png,svg,pdf"),
+    (["slides", "--check", "/nonexistent.ipynb"], "error: no notebook at /nonexistent.ipynb"),
+])
+def test_cli_bad_arguments_one_line_and_exit_2(tmp_path, capsys, argv, message):
+    from sslviz.__main__ import main
+
+    (tmp_path / "a.txt").write_text("x")
+    assert main([a.format(tmp=tmp_path) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert message.format(tmp=tmp_path) in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_a_name_without_usable_characters_is_an_error(fig, tmp_path):

@@ -6,12 +6,14 @@ import pytest
 from explorer_checks import assert_exports
 from synthetic import astray_corpus
 
-from sslviz.feature_selection import (
+from sslviz.experiments.feature_selection import (
     VocabularySweep,
     astray_run,
     toy_feature_weights,
-    word_pull,
 )
+from sslviz.feature_selection_astray import class_top_words, word_pull
+from sslviz.plots.common import TEXT
+from sslviz.plots.feature_selection import MISLEADING_COLOR
 from sslviz.widgets.feature_selection import (
     astray_explorer,
     feature_weights_explorer,
@@ -123,6 +125,15 @@ def test_astray_explorer_replays_both_runs():
     assert first.get_xdata()[0] == 3
     assert first.get_ydata()[0] == pytest.approx(runs["all words"].association(3, 0)[24])
     assert np.isnan(markers[1].get_ydata()[0])  # the word is not in the second feature set
-    assert "iteration 3" in word_ax.texts[-2].get_text() or any(
-        "iteration 3" in text.get_text() for text in word_ax.texts)
+    # the word table: each run's top words of class 0 at iteration 3, misleading ones coloured
+    texts = [text.get_text() for text in word_ax.texts]
+    assert texts[:2] == ["all words, iteration 3", "without 24, iteration 3"]
+    cells = word_ax.texts[2:]
+    for column, run in enumerate(runs.values()):
+        words, misleading = class_top_words(run, vocabulary, 0, k=12)
+        shown = cells[column * 12:(column + 1) * 12]
+        assert [cell.get_text() for cell in shown][:len(words[3])] == words[3]
+        assert [cell.get_color() == MISLEADING_COLOR for cell in shown][:len(words[3])] == \
+            misleading[3]
+        assert all(cell.get_color() in (TEXT, MISLEADING_COLOR) for cell in shown)
     assert_exports(explorer)

@@ -170,10 +170,11 @@ def test_feature_names():
 
 @pytest.mark.parametrize("params, y_change, message", [
     ({"variant": "linear"}, None,
-     "variant must be one of 'n-cat', 'ul-cat', 'ul-cl', got 'linear'"),
+     r"variant must be one of \['n-cat', 'ul-cat', 'ul-cl'\], got 'linear'"),
     ({"prune_tol": 1.0}, None, r"prune_tol must lie in \[0, 1\), got 1.0"),
     ({"variant": "ul-cl", "n_clusters": 0}, None,
-     "n_clusters must be None or an integer >= 1, got 0"),
+     "n_clusters must be an integer >= 1, got 0"),
+    ({"variant": "ul-cl", "n_clusters": True}, None, "n_clusters must be an integer >= 1"),
     ({"variant": "ul-cat"}, "unlabeled",
      "variant 'ul-cat' needs labeled rows \\(y != -1\\), but every entry of y is -1; "
      "use variant='ul-cl'"),
@@ -277,7 +278,7 @@ def hand_grid(methods, unlabeled_sizes, seed, *, largest_only=()):
     Labeled-only methods repeat along the unlabeled axis, ``largest_only`` methods are NaN below
     the largest unlabeled size: what fisher_grid returns.
     """
-    from sslviz.experiments import LABELED_ONLY_METHODS, FisherGrid
+    from sslviz.experiments.fisher import LABELED_ONLY_METHODS, FisherGrid
 
     rng = np.random.default_rng(seed)
     shape = (3, len(unlabeled_sizes), 2, len(methods))
@@ -293,7 +294,7 @@ def hand_grid(methods, unlabeled_sizes, seed, *, largest_only=()):
 
 @pytest.fixture
 def grid():
-    from sslviz.experiments import FISHER_METHODS
+    from sslviz.experiments.fisher import FISHER_METHODS
 
     return hand_grid(FISHER_METHODS, [50, 100, 300], seed=0, largest_only=("tsvm",))
 
@@ -308,7 +309,7 @@ def mean(grid, method, i=slice(None), j=slice(None)):
 
 
 def test_table_explorer_replays_the_grid(grid):
-    from sslviz.experiments import FISHER_METHOD_NAMES
+    from sslviz.experiments.fisher import FISHER_METHOD_NAMES
     from sslviz.widgets.fisher import fisher_table_explorer
 
     explorer = fisher_table_explorer(grid, size=20)
@@ -372,7 +373,7 @@ def text_corpus():
 
 
 def test_document_explorer_shows_the_scores_of_the_post(text_corpus):
-    from sslviz.experiments import FisherSettings, fisher_models_by_variant, paper_test_folds
+    from sslviz.experiments.fisher import FisherSettings, fisher_models_by_variant, paper_test_folds
     from sslviz.widgets.fisher import fisher_document_explorer
 
     folds = paper_test_folds(text_corpus.y, n_folds=4)

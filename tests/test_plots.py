@@ -1,11 +1,16 @@
-"""sslviz.plots.em: the artists drawn and how the update functions change them."""
+"""sslviz.plots.em and the curves of sslviz.plots.common it arranges: the artists drawn and how
+the update functions change them."""
 
 import numpy as np
 import pytest
 from matplotlib.colors import same_color
 from matplotlib.figure import Figure
 
-from sslviz.plots import (
+from sslviz.experiments.em import LearningCurve
+from sslviz.plots.common import (
+    EM_COLOR,
+    NB_COLOR,
+    SEMI_SUPERVISED,
     plot_iteration_curve,
     plot_learning_curve,
     plot_word_columns,
@@ -13,7 +18,14 @@ from sslviz.plots import (
     update_size_marker,
     update_word_columns,
 )
-from sslviz.plots.em import NEW_WORD_COLOR, OLD_WORD_COLOR
+from sslviz.plots.common import NEW_WORD as NEW_WORD_COLOR
+from sslviz.plots.common import TEXT as OLD_WORD_COLOR
+from sslviz.plots.em import (
+    plot_nb_em_bars,
+    plot_nb_em_curves,
+    plot_run_curves,
+    update_run_markers,
+)
 
 
 @pytest.fixture
@@ -122,3 +134,39 @@ def test_size_marker_is_created_once_then_moved(ax):
         np.testing.assert_array_equal(marker.get_xdata(), [size, size])
         assert len(ax.lines) == before + 1
     np.testing.assert_array_equal(marker.get_ydata(), [0, 1])  # spans the axes' height
+
+
+# -- one EM run, NB vs EM -------------------------------------------------------------------------
+def test_run_curves_draw_objective_and_accuracy_and_markers_follow(ax):
+    accuracy_ax = Figure().add_subplot()
+    ax.plot([0, 1], [0, 1])  # left over from a previous run: cleared
+    objective, accuracy = np.array([-40.0, -31.0, -30.5]), np.array([0.5, 0.625, 0.75])
+    curves = plot_run_curves(ax, accuracy_ax, objective, accuracy, n_labeled=4, n_unlabeled=200)
+    assert len(ax.lines) == 2 and len(accuracy_ax.lines) == 2  # curve + marker each
+    np.testing.assert_array_equal(curves["objective"]["line"].get_ydata(), objective)
+    np.testing.assert_array_equal(curves["accuracy"]["line"].get_ydata(), [50.0, 62.5, 75.0])
+    assert same_color(curves["accuracy"]["line"].get_color(), SEMI_SUPERVISED)
+    assert accuracy_ax.get_title() == "4 labeled, 200 unlabeled"
+    assert update_run_markers(curves, 2) is curves
+    np.testing.assert_array_equal(np.ravel(curves["objective"]["marker"].get_data()), [2, -30.5])
+    np.testing.assert_array_equal(np.ravel(curves["accuracy"]["marker"].get_data()), [2, 75.0])
+
+
+def test_nb_em_curves_one_style_per_feature_set(ax):
+    sizes = np.array([2, 8])
+    curve = LearningCurve(sizes, np.arange(2), np.array([[0.2, 0.4], [0.6, 0.8]]),
+                          np.array([[0.5, 0.7], [0.7, 0.9]]), np.ones((2, 2), int))
+    artists = plot_nb_em_curves(ax, {"a": curve, "b": curve})
+    assert set(artists) == {("NB", "a"), ("EM", "a"), ("NB", "b"), ("EM", "b")}
+    np.testing.assert_allclose(artists["EM", "b"]["line"].get_ydata(), [60.0, 80.0])
+    assert artists["NB", "b"]["line"].get_linestyle() == "--"
+    assert same_color(artists["NB", "a"]["line"].get_color(), NB_COLOR)
+    assert same_color(artists["EM", "a"]["line"].get_color(), EM_COLOR)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["NB, a", "EM, a", "NB, b",
+                                                                   "EM, b"]
+
+
+def test_nb_em_bars_are_the_seed_means(ax):
+    plot_nb_em_bars(ax, [0.5, 0.7], [0.8, 0.9], title="here")
+    np.testing.assert_allclose([p.get_height() for p in ax.patches], [60.0, 85.0])
+    assert ax.get_title() == "here"

@@ -1,15 +1,13 @@
-"""SelfTraining against scikit-learn's SelfTrainingClassifier, its trace, its helpers, and the
-explorers of Lecture 02 driven from code."""
+"""SelfTraining against scikit-learn's SelfTrainingClassifier, its trace and the pure summaries
+of the trace. (The lecture's seeded runs, plots and explorers: tests/test_bootstrapping.py.)"""
 
 import functools
 import warnings
 
 import numpy as np
 import pytest
-from explorer_checks import assert_exports
-from matplotlib.colors import same_color
 from sklearn.base import clone
-from sklearn.datasets import load_iris, make_blobs, make_moons
+from sklearn.datasets import load_iris, make_moons
 from sklearn.linear_model import LogisticRegression, Perceptron
 from sklearn.naive_bayes import GaussianNB, MultinomialNB
 from sklearn.neighbors import KNeighborsClassifier
@@ -19,20 +17,14 @@ from sklearn.utils import get_tags
 from sklearn.utils.estimator_checks import parametrize_with_checks
 from synthetic import topic_corpus
 
-from sslviz.plots.self_training import WRONG_COLOR, confidence_image
 from sslviz.self_training import (
     SelfTraining,
     accuracy_by_iteration,
-    decision_grid,
     estimator_at_iteration,
     labels_at_iteration,
     predict_at_iteration,
     pseudo_label_correctness,
-    self_training_run,
-    self_training_runs,
 )
-from sslviz.splits import split_labeled
-from sslviz.widgets.self_training import stepper_explorer, threshold_explorer
 
 
 # -- data ----------------------------------------------------------------------------------------
@@ -357,12 +349,14 @@ def test_accuracy_by_iteration_scores_each_recorded_model(moons_model):
     ({"threshold": 1.0}, r"threshold must be a number in \[0, 1\), got 1.0"),
     ({"threshold": -0.1}, r"threshold must be a number in \[0, 1\), got -0.1"),
     ({"threshold": "high"}, r"threshold must be a number in \[0, 1\), got 'high'"),
-    ({"criterion": "best"}, r"criterion must be one of \('threshold', 'k_best', "
-                            r"'k_best_per_class'\), got 'best'"),
+    ({"criterion": "best"}, r"criterion must be one of \['threshold', 'k_best', "
+                            r"'k_best_per_class'\], got 'best'"),
     ({"k_best": 0}, r"k_best must be an integer >= 1, got 0"),
     ({"k_best": 2.5}, r"k_best must be an integer >= 1, got 2.5"),
-    ({"max_iter": -1}, r"max_iter must be None or an integer >= 0, got -1"),
-    ({"record": "all"}, r"record must be 'full' or 'summary', got 'all'"),
+    ({"k_best": True}, r"k_best must be an integer >= 1, got True"),
+    ({"max_iter": -1}, r"max_iter must be an integer >= 0, got -1"),
+    ({"max_iter": False}, r"max_iter must be an integer >= 0, got False"),
+    ({"record": "all"}, r"record must be one of \['full', 'summary'\], got 'all'"),
 ])
 def test_bad_parameters(params, message):
     X, _, y_semi = moons()
@@ -374,10 +368,12 @@ def test_bad_parameters(params, message):
 @pytest.mark.parametrize("change, message", [
     (lambda y: np.full_like(y, -1), r"no labeled rows: every entry of y is -1. Self-training "
                                     r"needs labeled examples of at least two classes"),
-    (lambda y: np.where(y == 1, -1, y), r"the labeled rows hold only one class \(0\); "
-                                        r"self-training needs labeled examples of at least two"),
-    (lambda y: np.where(y == -1, "-1", y.astype(str)), r"y has a string dtype and holds the "
-                                                       r"string '-1'"),
+    (lambda y: np.where(y == 1, -1, y), r"only 1 class\(es\) among the labeled rows \(\[0\]\): "
+                                        r"this model needs at least 2"),
+    (lambda y: np.where(y == -1, "-1", y.astype(str)), r"y holds the string '-1', which would "
+                                                       r"become a class"),
+    (lambda y: np.where(y == -1, "-1", "a").astype(object), r"y holds the string '-1'"),
+    (lambda y: np.where(y == -1, np.nan, y), r"y holds NaN labels|Input y contains NaN"),
     (lambda y: np.where(y == -1, -1, y + 0.5), r"Unknown label type: continuous"),
 ])
 def test_bad_targets(change, message):
@@ -401,36 +397,6 @@ def test_predicting_before_fit_and_with_wrong_width_is_refused():
     model = SelfTraining(LogisticRegression()).fit(X, y_semi)
     with pytest.raises(ValueError, match="X has 3 features, but SelfTraining is expecting 2"):
         model.predict(np.ones((2, 3)))
-
-
-# -- decision grid and seeded runs ---------------------------------------------------------------
-def test_decision_grid_matches_predict_proba_at_the_grid_points(moons_model):
-    X, _, _, model = moons_model
-    extent, xx, yy, proba = decision_grid(model.estimator_, X, resolution=7, margin=0.5)
-    assert extent == pytest.approx((X[:, 0].min() - 0.5, X[:, 0].max() + 0.5,
-                                    X[:, 1].min() - 0.5, X[:, 1].max() + 0.5))
-    assert proba.shape == (7, 7, 2)
-    point = np.array([[xx[2, 5], yy[2, 5]]])
-    np.testing.assert_allclose(proba[2, 5], model.predict_proba(point)[0])
-    with pytest.raises(ValueError, match=r"decision_grid needs 2-D points, got an array of "
-                                         r"shape \(3, 4\)"):
-        decision_grid(model.estimator_, np.ones((3, 4)))
-
-
-def test_self_training_run_scores_every_iteration_on_the_test_rows():
-    X, y, _ = topic_corpus(300, 40, 0, 2)
-    run = self_training_run(X, y, MultinomialNB(), n_labeled=6, seed=3, n_unlabeled=150,
-                            threshold=0.99, max_iter=4)
-    split = split_labeled(y, 6, n_unlabeled=150, random_state=3)
-    np.testing.assert_array_equal(run.split.labeled, split.labeled)
-    test = np.setdiff1d(np.arange(len(y)), split.train)
-    assert run.test_accuracy[-1] == pytest.approx(np.mean(run.model.predict(X[test]) == y[test]))
-    np.testing.assert_array_equal(run.pseudo_labels.pool_size,
-                                  pseudo_label_correctness(run.model,
-                                                           y[split.train]).pool_size)
-    runs = self_training_runs(X, y, MultinomialNB(), n_unlabeled=150, max_iter=4)
-    assert runs(6, 0.99, 3) is runs(6, 0.99, 3)  # cached
-    np.testing.assert_array_equal(runs(6, 0.99, 3).test_accuracy, run.test_accuracy)
 
 
 # -- scikit-learn's estimator checks -------------------------------------------------------------
@@ -462,159 +428,3 @@ def test_input_tags_are_those_of_the_base_classifier():
     assert naive_bayes.classifier_tags.poor_score
     gaussian = get_tags(SelfTraining(GaussianNB()))
     assert not gaussian.input_tags.positive_only and not gaussian.input_tags.sparse
-
-
-# -- plots ---------------------------------------------------------------------------------------
-def test_confidence_image_colours_the_winner_and_fades_at_chance():
-    proba = np.array([[[0.5, 0.5], [1.0, 0.0], [0.25, 0.75]]])
-    image = confidence_image(proba, ["#0000ff", "#ff0000"], strength=0.6)
-    np.testing.assert_allclose(image[0, :, 3], [0.0, 0.6, 0.3])
-    np.testing.assert_allclose(image[0, 1, :3], [0, 0, 1])
-    np.testing.assert_allclose(image[0, 2, :3], [1, 0, 0])
-
-
-# -- the 2-D stepper explorer --------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def blobs():
-    X, y = make_blobs(160, centers=[[-2, 0], [2, 0]], cluster_std=1.3, random_state=0)
-    X_test, y_test = make_blobs(200, centers=[[-2, 0], [2, 0]], cluster_std=1.3,
-                                random_state=1)
-    return X, y, X_test, y_test
-
-
-@pytest.fixture
-def stepper(blobs):
-    X, y, X_test, y_test = blobs
-    return stepper_explorer(X, y, LogisticRegression(), X_test=X_test, y_test=y_test,
-                            n_labeled=2, seed=0, threshold=0.7,
-                            thresholds=(0.6, 0.7, 0.8), resolution=30)
-
-
-def reference_stepper_model(blobs, n_labeled=2, seed=0, threshold=0.7):
-    X, y, _, _ = blobs
-    split = split_labeled(y, n_labeled, per_class=True, random_state=seed)
-    model = SelfTraining(LogisticRegression(), threshold=threshold, max_iter=30)
-    return split, model.fit(X[split.train], split.semi_supervised_targets(y))
-
-
-def scatter_points(collection):
-    return np.asarray(collection.get_offsets()).reshape(-1, 2)
-
-
-def test_stepper_shows_the_rows_added_at_each_iteration(stepper, blobs):
-    X, y, X_test, y_test = blobs
-    split, model = reference_stepper_model(blobs)
-    assert stepper.last_error is None
-    assert stepper.controls["iteration"].max == model.n_iter_ >= 2
-    points_ax = stepper.figure.axes[0]
-    new, given, wrong = (points_ax.collections[i] for i in (2, 3, 4))
-    X_train, y_train = X[split.train], y[split.train]
-    np.testing.assert_allclose(scatter_points(given), X_train[model.labeled_iter_ == 0])
-    assert len(scatter_points(new)) == 0
-    for i in (1, 2, model.n_iter_):  # each step renders the figure: a few are enough
-        stepper.controls["iteration"].value = i
-        assert stepper.last_error is None
-        np.testing.assert_allclose(scatter_points(new), X_train[model.labeled_iter_ == i])
-        labels = labels_at_iteration(model, i)
-        is_wrong = (labels != -1) & (labels != y_train) & (model.labeled_iter_ > 0)
-        np.testing.assert_allclose(scatter_points(wrong), X_train[is_wrong])
-        accuracy = np.mean(model.trace_[i].estimator.predict(X_test) == y_test)
-        assert f"test accuracy {accuracy:.1%}" in points_ax.get_title()
-    assert stepper.caption.value == (f"iteration={model.n_iter_}, threshold=0.7, seed=0, "
-                                     "n_labeled=2")
-    assert same_color(wrong.get_facecolor()[0], WRONG_COLOR)
-    assert_exports(stepper, "02_bootstrapping-stepper")
-
-
-def test_stepper_main_control_is_the_labeled_set_size(stepper):
-    assert stepper.main == "n_labeled"
-    for name in ("n_labeled", "iteration"):  # ArrowRight must change the one a test drags
-        slider = stepper.controls[name]
-        assert slider.min <= slider.value < slider.max
-
-
-def test_stepper_replays_without_refitting_and_refits_other_settings(stepper, blobs,
-                                                                     monkeypatch):
-    import sslviz.self_training as module
-
-    fits = []
-    original = module.SelfTraining.fit
-
-    def counting(self, X, y):
-        fits.append(self.threshold)
-        return original(self, X, y)
-
-    _, model = reference_stepper_model(blobs, threshold=0.8)
-    monkeypatch.setattr(module.SelfTraining, "fit", counting)
-    stepper.controls["iteration"].value = 1
-    stepper.controls["iteration"].value = 0
-    assert fits == []  # the slider only replays the trace
-    stepper.controls["threshold"].value = 0.8
-    assert fits == [0.8]
-    assert stepper.controls["iteration"].max == model.n_iter_
-    stepper.controls["threshold"].value = 0.7
-    assert fits == [0.8]  # cached
-    assert stepper.controls["threshold"].continuous_update is False
-    assert stepper.controls["n_labeled"].continuous_update is False
-
-
-
-
-# -- the threshold explorer ----------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def text_runs():
-    X, y, _ = topic_corpus(360, 40, 0, 4)
-    test_rows = np.arange(300, 360)
-    return {"topics": self_training_runs(X, y, MultinomialNB(), n_unlabeled=150,
-                                         test_rows=test_rows, max_iter=5)}, (X, y, test_rows)
-
-
-def test_threshold_explorer_draws_every_threshold_and_refits_per_size(text_runs):
-    runs, (X, y, test_rows) = text_runs
-    thresholds = (0.5, 0.99, 0.999999)
-    explorer = threshold_explorer(runs, sizes=(3, 6, 12), thresholds=thresholds, n_labeled=6,
-                                  threshold=0.99)
-    assert explorer.last_error is None and explorer.main == "n_labeled"
-    assert explorer.controls["n_labeled"].continuous_update is False
-    explorer.controls["n_labeled"].value = 12
-    assert explorer.last_error is None
-    accuracy_ax, error_ax, size_ax = explorer.figure.axes
-    for threshold, label in zip(thresholds, ("0.5", "0.99", "1-1e-06"), strict=True):
-        expected = self_training_run(X, y, MultinomialNB(), n_labeled=12, seed=0,
-                                     n_unlabeled=150, test_rows=test_rows,
-                                     threshold=threshold, max_iter=5)
-        [line] = [ln for ln in accuracy_ax.get_lines() if ln.get_label() == label]
-        np.testing.assert_allclose(line.get_ydata(), expected.test_accuracy * 100)
-        [line] = [ln for ln in error_ax.get_lines() if ln.get_label() == label]
-        np.testing.assert_allclose(line.get_ydata(),
-                                   expected.pseudo_labels.pool_error_rate * 100)
-        [line] = [ln for ln in size_ax.get_lines() if ln.get_label() == label]
-        np.testing.assert_allclose(line.get_ydata(), expected.pseudo_labels.pool_size)
-    widths = {ln.get_label(): ln.get_linewidth() for ln in accuracy_ax.get_lines()}
-    assert widths["0.99"] > widths["0.5"]
-    explorer.controls["threshold"].value = "0.5"
-    widths = {ln.get_label(): ln.get_linewidth() for ln in explorer.figure.axes[0].get_lines()}
-    assert widths["0.5"] > widths["0.99"]
-    assert explorer.caption.value == "n_labeled=12, threshold=0.5, corpus=topics, seed=0"
-    explorer.controls["threshold"].value = "1-1e-06"
-    assert explorer.caption.value == ("n_labeled=12, threshold=1-1e-06, corpus=topics, "
-                                      "seed=0")
-    assert_exports(explorer, "02_bootstrapping-thresholds")
-    assert "threshold-1-1e-06" in explorer.export.last_paths[0].name
-    with pytest.raises(ValueError, match=r"threshold=0.7 is not one of the thresholds"):
-        threshold_explorer(runs, sizes=(3, 6), thresholds=thresholds, n_labeled=6,
-                           threshold=0.7)
-
-
-def test_threshold_explorer_shows_an_error_and_keeps_the_figure(text_runs):
-    runs, _ = text_runs
-    explorer = threshold_explorer(runs, sizes=(3, 6, 400), thresholds=(0.5, 0.9), n_labeled=6,
-                                  threshold=0.9)
-    lines = [ln.get_ydata().copy() for ln in explorer.figure.axes[0].get_lines()]
-    explorer.controls["n_labeled"].value = 400  # more labeled rows than the corpus allows
-    assert isinstance(explorer.last_error, ValueError)
-    assert "ValueError" in explorer.error.value
-    after = [ln.get_ydata() for ln in explorer.figure.axes[0].get_lines()]
-    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(lines, after, strict=True))
-    explorer.controls["n_labeled"].value = 3
-    assert explorer.last_error is None

@@ -18,6 +18,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 import sslviz.datasets
 import sslviz.text
+from sslviz.cache import CacheWarning
 from sslviz.datasets import REGISTRY
 from sslviz.datasets.registry import AcceptedCopy, DataFile, Dataset
 from sslviz.text import (
@@ -230,11 +231,11 @@ def test_second_load_reads_only_the_cache(news, monkeypatch):
 def test_cache_file_holds_no_pickles_and_no_temporaries_remain(news):
     load_counts("20newsgroups", subset="all")
     (name,) = cache_files(news)
-    assert name.startswith("20newsgroups-") and name.endswith(".npz")
+    assert name.startswith("counts-") and name.endswith(".npz")
     with np.load(news / "counts" / name, allow_pickle=False) as f:
         arrays = {key: f[key] for key in f.files}
     assert set(arrays) == {"data", "indices", "indptr", "shape", "y", "target_names",
-                           "vocabulary", "filenames"}
+                           "vocabulary", "filenames", "__key__"}
     assert all(array.dtype.kind != "O" for array in arrays.values())
     assert [p.name for p in (news / "counts").iterdir()] == [name]  # no .part files
     assert not list(news.rglob("*.part*"))
@@ -262,9 +263,32 @@ def test_a_changed_archive_is_not_served_from_a_stale_cache(news, tmp_path, monk
     assert len(cache_files(news)) == 2
 
 
-def test_use_cache_false_neither_reads_nor_writes(news):
+def test_use_cache_false_recomputes_and_repairs_the_entry(news):
+    first = load_counts("20newsgroups", subset="all")
+    (name,) = cache_files(news)
+    (news / "counts" / name).write_bytes(b"not a zip file")
     corpus = load_counts("20newsgroups", subset="all", use_cache=False)
-    assert cache_files(news) == []
+    assert_same_corpus(corpus, first)
+    assert_same_corpus(load_counts("20newsgroups", subset="all"), first)  # read back, no warning
+
+
+def test_a_damaged_entry_is_named_discarded_and_rebuilt(news):
+    first = load_counts("20newsgroups", subset="all")
+    (name,) = cache_files(news)
+    path = news / "counts" / name
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])  # truncated
+    with pytest.warns(CacheWarning, match=f"discarding damaged cache entry .*{name}"):
+        second = load_counts("20newsgroups", subset="all")
+    assert_same_corpus(second, first)
+    assert cache_files(news) == [name]
+
+
+def test_an_unwritable_cache_still_returns_the_corpus(news, tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("the cache folder cannot live here")
+    monkeypatch.setenv("SSLVIZ_CACHE", str(blocker))
+    with pytest.warns(CacheWarning, match="could not write the cache entry"):
+        corpus = load_counts("20newsgroups", subset="all")
     assert corpus.X.shape[0] == 5
 
 

@@ -233,10 +233,12 @@ def test_string_labels_and_explicit_classes():
     (lambda y: np.where(y == 2, 7, y), {"classes": [0, 1, 2]},
      r"y holds labels \[7\] that are not in classes=\[0, 1, 2\]"),
     (lambda y: np.where(y > 0, -1, y), {},
-     r"only one class among the labeled rows \(\[0\]\): a TSVM needs labeled examples of at "
-     "least two classes"),
-    (lambda y: y, {"C": 0}, "C must be a positive number, got 0"),
-    (lambda y: y, {"C_unlabeled": -1.0}, "C_unlabeled must be a positive number, got -1.0"),
+     r"only 1 class\(es\) among the labeled rows \(\[0\]\): this model needs at least 2"),
+    (lambda y: np.where(y == 2, 7, y).astype(str), {},
+     "y holds the string '-1', which would become a class"),
+    (lambda y: y, {"C": 0}, "C must be a finite number > 0, got 0"),
+    (lambda y: y, {"C": True}, "C must be a finite number > 0, got True"),
+    (lambda y: y, {"C_unlabeled": -1.0}, "C_unlabeled must be a finite number > 0, got -1.0"),
     (lambda y: y, {"positive_fraction": [0.2, 1.0, 0.3]},
      r"positive_fraction must lie strictly between 0 and 1, got \[0.2, 1.0, 0.3\]"),
     (lambda y: y, {"positive_fraction": 0.3},
@@ -246,8 +248,8 @@ def test_string_labels_and_explicit_classes():
     (lambda y: np.where(y == 2, -1, y), {"positive_fraction": [0.3, 0.7]},
      "positive_fraction must be one number for a binary problem"),
     (lambda y: y, {"max_iter": 0}, "max_iter must be an integer >= 1, got 0"),
-    (lambda y: y, {"tol": 0}, "tol must be a positive number, got 0"),
-    (lambda y: y, {"record": "all"}, "record must be 'full' or 'summary', got 'all'"),
+    (lambda y: y, {"tol": 0}, "tol must be a finite number > 0, got 0"),
+    (lambda y: y, {"record": "all"}, r"record must be one of \['full', 'summary'\], got 'all'"),
 ])
 def test_bad_input_errors(y_change, params, message):
     X, _, y_semi = blobs()

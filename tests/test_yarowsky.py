@@ -1,68 +1,27 @@
-"""Decision lists and the Yarowsky loop against hand-worked cases and independent refits; the
-Yarowsky plots and explorers driven from code."""
+"""Decision lists and the Yarowsky loop against hand-worked cases and independent refits."""
 
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from explorer_checks import assert_exports
-from matplotlib.colors import to_rgba
 from sklearn.utils.estimator_checks import parametrize_with_checks
+from yarowsky_corpus import SEEDS, FakeCorpus, corpus_data
 
-from sslviz.plots.yarowsky import UNLABELED_COLOR, sense_colors
-from sslviz.yarowsky import (
+from sslviz.decision_list import (
     DecisionList,
-    Yarowsky,
-    accuracy_by_iteration,
     collocation_matrix,
     collocations,
+    presence_matrix,
+    rank_rules,
+    top_rules,
+)
+from sslviz.yarowsky import (
+    Yarowsky,
+    accuracy_by_iteration,
     decision_list_at,
     label_accuracy,
-    rank_rules,
-    sense_task,
-    supervised_accuracy,
-    supervised_decision_list,
-    top_rules,
-    yarowsky_run,
+    wrong_labels,
 )
-
-# -- a small synthetic word-sense corpus ----------------------------------------------------------
-SEEDS = {"a": ["W=a0"], "b": ["W=b0"]}
-
-
-class FakeCorpus:
-    """What sense_task reads from a SensevalCorpus: tokens, head, senses, names, context.
-
-    Sense "a" (about 60 % of the instances) has its own words a0..a29, sense "b" b0..b29; each
-    instance has four sense words (one in twenty from the other sense), two of 40 shared words
-    and the ambiguous word "w". The last three instances (sense "a") have both seeds.
-    """
-
-    def __init__(self, n=160, seed=0, noise=0.05):
-        rng = np.random.default_rng(seed)
-        self.word = "w"
-        self.sense_names = ["a", "b"]
-        target = (rng.random(n) < 0.4).astype(np.int64)
-        self.tokens, heads = [], []
-        for t in target:
-            own, other = ("a", "b") if t == 0 else ("b", "a")
-            words = [f"{own if rng.random() > noise else other}{rng.integers(30)}"
-                     for _ in range(4)]
-            words += [f"s{rng.integers(40)}" for _ in range(2)]
-            rng.shuffle(words)
-            head = int(rng.integers(0, len(words) + 1))
-            self.tokens.append(words[:head] + ["w"] + words[head:])
-            heads.append(head)
-        self.tokens += [["a0", "b0", "w", "s1"]] * 3
-        self.head = np.array(heads + [2, 2, 2])
-        self.target = np.concatenate([target, [0, 0, 0]])
-
-    @property
-    def senses(self):
-        return np.array(self.sense_names, dtype=object)[self.target]
-
-    def context(self, i, width=None):
-        return " ".join(self.tokens[i])
 
 
 @pytest.fixture(scope="module")
@@ -72,8 +31,7 @@ def corpus():
 
 @pytest.fixture(scope="module")
 def data(corpus):
-    X, names = collocation_matrix(corpus.tokens, corpus.head, window=10)
-    return X, names, corpus.senses.astype(str)
+    return corpus_data(corpus)
 
 
 # -- features ------------------------------------------------------------------------------------
@@ -198,10 +156,22 @@ def test_from_counts_gives_the_fitted_list(data):
 
 
 def test_decision_list_bad_parameters():
-    with pytest.raises(ValueError, match="alpha must be a positive number, got 0"):
+    with pytest.raises(ValueError, match="alpha must be a finite number > 0, got 0"):
         DecisionList(alpha=0).fit(HAND_X, HAND_Y)
     with pytest.raises(ValueError, match="min_count must be an integer >= 1, got 0"):
         DecisionList(min_count=0).fit(HAND_X, HAND_Y)
+    with pytest.raises(ValueError, match="alpha must be a finite number > 0, got True"):
+        DecisionList(alpha=True).fit(HAND_X, HAND_Y)
+    with pytest.raises(ValueError, match="alpha must be a finite number > 0, got inf"):
+        DecisionList.from_counts(["A", "B"], np.ones((2, 3)), np.ones(2), alpha=np.inf)
+
+
+def test_presence_matrix_marks_the_non_zero_entries():
+    X = np.array([[0.0, 2.5, -1.0], [0.0, 0.0, 0.0], [3.0, 0.0, 0.0]])
+    B = presence_matrix(sp.csr_matrix(X))
+    assert sp.isspmatrix_csr(B) and B.dtype == np.float64 and B.has_sorted_indices
+    np.testing.assert_array_equal(B.toarray(), (X != 0).astype(float))
+    np.testing.assert_array_equal(presence_matrix(X).toarray(), (X != 0).astype(float))
 
 
 def test_top_rules(data):
@@ -358,13 +328,30 @@ def test_seed_rules_by_column_index_and_a_single_string(data):
         np.testing.assert_array_equal(model.labels_, by_name.labels_)
 
 
+def test_wrong_labels_are_the_labeled_instances_off_their_gold_sense(data):
+    _, _, y = data
+    model = fit(data, threshold=0.6, mode="rejudge")
+    for iteration, step in enumerate(model.trace_):
+        expected = [i for i in range(len(y))
+                    if step.labels[i] >= 0 and model.classes_[step.labels[i]] != y[i]]
+        wrong = wrong_labels(model, y, iteration)
+        np.testing.assert_array_equal(wrong, expected)
+        assert len(wrong) / step.n_labeled == pytest.approx(
+            1 - label_accuracy(model, y)[iteration])
+    last = len(model.trace_) - 1
+    np.testing.assert_array_equal(wrong_labels(model, y), wrong_labels(model, y, last))
+    assert len(wrong_labels(model, y)) > 0
+
+
 # -- bad input -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("params, message", [
     ({"threshold": 0.4}, r"threshold must lie in \[0.5, 1\) .* got 0.4"),
     ({"threshold": 1.0}, r"threshold must lie in \[0.5, 1\) .* got 1.0"),
-    ({"mode": "grow"}, "mode must be 'keep' or 'rejudge', got 'grow'"),
+    ({"mode": "grow"}, r"mode must be one of \['keep', 'rejudge'\], got 'grow'"),
     ({"max_iter": -1}, "max_iter must be an integer >= 0, got -1"),
-    ({"alpha": -1}, "alpha must be a positive number, got -1"),
+    ({"alpha": -1}, "alpha must be a finite number > 0, got -1"),
+    ({"max_iter": True}, "max_iter must be an integer >= 0, got True"),
+    ({"min_count": 1.0}, "min_count must be an integer >= 1, got 1.0"),
     ({"seeds": ["W=a0"]}, r"seeds must be a dict mapping each sense to its seed rules"),
     ({"seeds": {"a": ["W=a0"], "c": ["W=b0"]}, "classes": ["a", "b"]},
      r"seed sense\(s\) \['c'\] are not in classes=\['a', 'b'\]"),
@@ -398,41 +385,12 @@ def test_names_needed_for_named_seeds_and_labels_must_be_known(data):
     y_semi[0] = "z"
     with pytest.raises(ValueError, match=r"y holds labels \['z'\] that are not in classes"):
         Yarowsky(SEEDS, classes=["a", "b"]).fit(X, y_semi, feature_names=names)
+    y_text = np.where(np.arange(len(y)) < 5, y, "-1")  # np.asarray(["a", -1]) makes "-1"
+    with pytest.raises(ValueError, match="y holds the string '-1'"):
+        Yarowsky(SEEDS).fit(X, y_text, feature_names=names)
     with pytest.raises(ValueError, match=r"y must have shape \(163,\)"):
         Yarowsky(SEEDS).fit(X, y[:10], feature_names=names)
 
-
-# -- comparison and experiment helpers -----------------------------------------------------------
-def test_supervised_decision_list_is_a_list_on_a_stratified_draw(data):
-    X, _, y = data
-    model, rows = supervised_decision_list(X, y, 20, random_state=0)
-    assert len(rows) == 20 and len(set(rows)) == 20
-    assert set(y[rows]) == {"a", "b"}
-    reference = DecisionList().fit(X[rows], y[rows])
-    np.testing.assert_array_equal(model.predict(X), reference.predict(X))
-    _, again = supervised_decision_list(X, y, 20, random_state=0)
-    np.testing.assert_array_equal(rows, again)
-
-
-def test_sense_task_and_run(corpus):
-    task = sense_task(corpus, window=10, test_size=0.25, random_state=0)
-    assert len(task.test) == 41 and len(task.pool) == 122
-    assert len(np.intersect1d(task.pool, task.test)) == 0
-    assert abs(np.mean(task.y[task.test] == "b") - np.mean(task.y == "b")) < 0.05
-    run = yarowsky_run(task, SEEDS, threshold=0.9)
-    model = Yarowsky(SEEDS, threshold=0.9).fit(task.X[task.pool],
-                                               feature_names=task.feature_names)
-    np.testing.assert_array_equal(run.model.labels_, model.labels_)
-    np.testing.assert_allclose(run.test_accuracy, accuracy_by_iteration(
-        model, task.X[task.test], task.y[task.test]))
-    np.testing.assert_allclose(run.coverage, model.trace_.values("coverage"))
-    accuracies = supervised_accuracy(task, 10, seeds=(0, 1))
-    for seed, accuracy in zip((0, 1), accuracies, strict=True):
-        dl, _ = supervised_decision_list(task.X[task.pool], task.y[task.pool], 10,
-                                         random_state=seed)
-        assert accuracy == np.mean(dl.predict(task.X[task.test]) == task.y[task.test])
-    with pytest.raises(ValueError, match=r"unknown senses \['c'\] of 'w'"):
-        sense_task(corpus, ["a", "c"])
 
 
 # -- scikit-learn's estimator checks -------------------------------------------------------------
@@ -455,163 +413,3 @@ def expected_failures(estimator):
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
 
-
-# -- plots and explorers --------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def runs(corpus):
-    from sslviz.yarowsky import YarowskyRuns
-
-    catalog = {
-        "w": {"senses": ("a", "b"), "seeds": {"a0 / b0": SEEDS,
-                                             "a1 / b1": {"a": ["W=a1"], "b": ["W=b1"]}}},
-        "v": {"senses": ("a", "b"), "seeds": {"a2 / b2": {"a": ["W=a2"], "b": ["W=b2"]}}},
-    }
-    tasks = {"w": sense_task(corpus, window=10), "v": sense_task(FakeCorpus(seed=1), window=10)}
-    return YarowskyRuns(catalog, load_task=lambda word, senses, random_state: tasks[word])
-
-
-@pytest.fixture
-def stepper(runs):
-    from sslviz.widgets.yarowsky import yarowsky_explorer
-
-    return yarowsky_explorer(runs, word="w", threshold=0.9)
-
-
-def map_colors(explorer):
-    return explorer.figure.axes[0].collections[0].get_facecolors()
-
-
-def expected_colors(labels):
-    palette = [to_rgba(UNLABELED_COLOR)] + [to_rgba(c) for c in sense_colors(2)]
-    return np.array([palette[label + 1] for label in labels])
-
-
-def test_stepper_replays_the_trace(runs, stepper):
-    run = runs.run("w", "a0 / b0", 0.9, "keep")
-    task = runs.task("w")
-    assert stepper.last_error is None
-    assert stepper.caption.value == ("iteration=0, word=w, seeds=a0 / b0, threshold=0.9, "
-                                     "mode=keep")
-    assert stepper.controls["iteration"].max == len(run.model.trace_) - 1 >= 2
-    images = [bytes(stepper.image.value)]
-    for iteration in (1, 2, 0):
-        stepper.controls["iteration"].value = iteration
-        assert stepper.last_error is None
-        images.append(bytes(stepper.image.value))
-        assert images[-1] != images[-2]
-        step = run.model.trace_[iteration]
-        np.testing.assert_allclose(map_colors(stepper), expected_colors(step.labels))
-        map_ax, table_ax, curve_ax = stepper.figure.axes
-        xy = runs.map("w")
-        np.testing.assert_allclose(map_ax.collections[1].get_offsets(), xy[step.added])
-        gold = task.y[task.pool]
-        wrong = step.labeled[run.model.classes_[step.labels[step.labeled]] != gold[step.labeled]]
-        np.testing.assert_allclose(map_ax.collections[2].get_offsets().reshape(-1, 2),
-                                   xy[wrong].reshape(-1, 2))
-        rules = top_rules(decision_list_at(run.model, iteration), task.feature_names, k=14)
-        shown = [t.get_text() for t in table_ax.texts if t.get_text().startswith(("W=", "L1=",
-                                                                                   "R1="))]
-        assert shown == [rule.feature for rule in rules]
-        markers = [line for line in curve_ax.lines if len(line.get_xdata()) == 1]
-        assert len(markers) == 3 and all(m.get_xdata()[0] == iteration for m in markers)
-        assert f"iteration={iteration}," in stepper.caption.value
-    lines = {line.get_label(): line for line in stepper.figure.axes[2].lines}
-    np.testing.assert_allclose(lines["coverage"].get_ydata(), run.coverage * 100)
-    np.testing.assert_allclose(lines["test accuracy"].get_ydata(), run.test_accuracy * 100)
-    n0 = run.model.trace_[0].n_labeled
-    baseline = lines[f"supervised list, {n0} hand labels"].get_ydata()[0]
-    assert baseline == pytest.approx(supervised_accuracy(task, n0).mean() * 100)
-
-
-def test_stepper_refits_on_threshold_mode_and_seeds_once(runs, stepper, monkeypatch):
-    import sslviz.yarowsky as module
-
-    calls = []
-    real = module.yarowsky_run
-
-    def counting(task, seeds, **params):
-        calls.append((seeds, params["threshold"], params["mode"]))
-        return real(task, seeds, **params)
-
-    monkeypatch.setattr(module, "yarowsky_run", counting)
-    runs.run.cache_clear()
-    stepper.controls["threshold"].value = 0.8
-    stepper.controls["mode"].value = "rejudge"
-    stepper.controls["seeds"].value = "a1 / b1"
-    stepper.controls["threshold"].value = 0.8  # unchanged: no new fit
-    stepper.controls["seeds"].value = "a0 / b0"
-    stepper.controls["seeds"].value = "a1 / b1"  # cached
-    assert stepper.last_error is None
-    a1 = {"a": ["W=a1"], "b": ["W=b1"]}
-    assert calls == [(SEEDS, 0.8, "keep"), (SEEDS, 0.8, "rejudge"), (a1, 0.8, "rejudge")]
-    run = runs.run("w", "a1 / b1", 0.8, "rejudge")
-    assert stepper.controls["iteration"].max == len(run.model.trace_) - 1
-    step = run.model.trace_[stepper.controls["iteration"].value]
-    np.testing.assert_allclose(map_colors(stepper), expected_colors(step.labels))
-    assert stepper.controls["threshold"].continuous_update is False
-
-
-def test_stepper_new_word_brings_its_seed_sets(runs, stepper):
-    stepper.controls["iteration"].value = 2
-    stepper.controls["word"].value = "v"
-    assert stepper.last_error is None
-    assert list(stepper.controls["seeds"].options) == ["a2 / b2"]
-    assert "word=v, seeds=a2 / b2" in stepper.caption.value
-    run = runs.run("v", "a2 / b2", 0.9, "keep")
-    iteration = stepper.controls["iteration"].value
-    assert iteration == min(2, len(run.model.trace_) - 1)
-    np.testing.assert_allclose(map_colors(stepper),
-                               expected_colors(run.model.trace_[iteration].labels))
-
-
-def test_stepper_steps_and_exports(stepper):
-    for iteration in (1, 2, 1, 0):
-        stepper.controls["iteration"].value = iteration
-        assert stepper.last_error is None
-    paths = assert_exports(stepper, "03_yarowsky-stepper")
-    assert paths[0].name.startswith("03_yarowsky-stepper__iteration-0_word-w_seeds-a0-b0")
-
-
-def test_supervised_explorer(runs):
-    from sslviz.widgets.yarowsky import supervised_explorer
-
-    explorer = supervised_explorer(runs, word="w", threshold=0.9, sizes=(4, 10, 40))
-    task = runs.task("w")
-    assert explorer.last_error is None
-    slider = explorer.controls["n_labeled"]
-    assert list(slider.options) == [4, 10, 40, 122] and slider.value == 40
-    curve_ax, point_ax = explorer.figure.axes
-    expected = [supervised_accuracy(task, n).mean() * 100 for n in (4, 10, 40, 122)]
-    np.testing.assert_allclose(curve_ax.lines[0].get_ydata(), expected)
-    final = runs.run("w", "a0 / b0", 0.9, "keep").test_accuracy[-1] * 100
-    assert any(np.allclose(line.get_ydata(), final) for line in curve_ax.lines[1:])
-    slider.value = 10
-    assert explorer.last_error is None
-    heights = [patch.get_height() for patch in point_ax.patches]
-    np.testing.assert_allclose(heights, [expected[1], final])
-    marker = [line for line in curve_ax.lines if len(line.get_xdata()) == 2
-              and line.get_xdata()[0] == line.get_xdata()[1]]
-    assert len(marker) == 1 and marker[0].get_xdata()[0] == 10
-    paths = assert_exports(explorer, "03_yarowsky-supervised")
-    assert paths[0].name.startswith("03_yarowsky-supervised__n-labeled-10")
-
-
-def test_instance_map_is_a_seeded_2d_layout(runs):
-    from sslviz.yarowsky import instance_map
-
-    task = runs.task("w")
-    xy = runs.map("w")
-    assert xy.shape == (len(task.pool), 2) and np.isfinite(xy).all()
-    np.testing.assert_allclose(instance_map(task.X[task.pool], random_state=0), xy)
-
-
-def test_iteration_maps_figure(runs):
-    from sslviz.widgets.yarowsky import iteration_maps_figure
-
-    figure = iteration_maps_figure(runs, word="w", threshold=0.9, iterations=(0, 1, 2))
-    run = runs.run("w", "a0 / b0", 0.9, "keep")
-    assert len(figure.axes) == 3
-    for ax, iteration in zip(figure.axes, (0, 1, 2), strict=True):
-        np.testing.assert_allclose(ax.collections[0].get_facecolors(),
-                                   expected_colors(run.model.trace_[iteration].labels))
-        assert ax.get_title().startswith(f"iteration {iteration}:")

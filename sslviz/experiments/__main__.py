@@ -1,6 +1,92 @@
-"""``python -m sslviz.experiments fisher-table | fisher-figure [options]`` (paper-scale runs)."""
+"""``python -m sslviz.experiments fisher-table | fisher-figure [options]``: paper-scale runs.
 
-from .fisher import main
+fisher-table computes Table 1 of Takamura & Okumura, fisher-figure their Figure 1
+(:mod:`sslviz.experiments.fisher`). Every job's result is cached as soon as it is computed, so an
+interrupted run resumes where it stopped; ``--no-cache`` recomputes everything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from . import fisher
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr (exit status 2)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _parser():
+    parser = _Parser(
+        prog="python -m sslviz.experiments",
+        description="Paper-scale experiments. fisher-table: Table 1 of Takamura & Okumura "
+        "(every method, 10,000 unlabeled posts, 5 splits); fisher-figure: their Figure 1 "
+        "(SVM on ul-cat Fisher scores, 1,000-10,000 unlabeled posts). Results are cached per "
+        "split and method; an interrupted run resumes.")
+    parser.add_argument("command", choices=["fisher-table", "fisher-figure"])
+    parser.add_argument("--sizes", type=int, nargs="+", help="labeled-set sizes")
+    parser.add_argument("--unlabeled", type=int, nargs="+", help="unlabeled-set sizes")
+    parser.add_argument("--splits", type=int, nargs="+",
+                        default=list(range(fisher.PAPER_N_SPLITS)),
+                        help="splits to run, 0-4 (default: all five)")
+    parser.add_argument("--methods", nargs="+", choices=fisher.FISHER_METHODS,
+                        help="methods (default: all for the table, ul-cat and nb+em for the "
+                        "figure)")
+    parser.add_argument("--tsvm-max-unlabeled", type=int, default=None,
+                        help="give the TSVM at most this many unlabeled posts (default: all)")
+    parser.add_argument("--n-jobs", type=int, default=-1, help="parallel processes (-1: all "
+                        "cores)")
+    parser.add_argument("--no-cache", action="store_true", help="recompute everything")
+    return parser
+
+
+def _check_arguments(parser, args):
+    """Refuse, before the corpus is loaded, values no run can use."""
+    if any(not 0 <= split < fisher.PAPER_N_SPLITS for split in args.splits):
+        parser.error(f"--splits must lie in 0..{fisher.PAPER_N_SPLITS - 1}, got {args.splits}")
+    for name in ("sizes", "unlabeled"):
+        values = getattr(args, name) or []
+        if any(value < 1 for value in values):
+            parser.error(f"--{name} must be positive, got {values}")
+    if args.tsvm_max_unlabeled is not None and args.tsvm_max_unlabeled < 1:
+        parser.error(f"--tsvm-max-unlabeled must be positive, got {args.tsvm_max_unlabeled}")
+    if args.n_jobs == 0:
+        parser.error("--n-jobs must be a number of processes (>= 1) or negative (-1: all "
+                     "cores), got 0")
+
+
+def main(argv=None):
+    """``python -m sslviz.experiments fisher-table | fisher-figure [options]`` (paper scale)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    _check_arguments(parser, args)
+    table = args.command == "fisher-table"
+    sizes = args.sizes or (fisher.PAPER_SIZES if table else fisher.PAPER_FIGURE_1_SIZES)
+    unlabeled = args.unlabeled or ((fisher.PAPER_N_UNLABELED,) if table
+                                   else fisher.PAPER_FIGURE_1_UNLABELED)
+    methods = args.methods or (fisher.FISHER_METHODS if table else ("ul-cat", "nb+em"))
+    corpus = fisher.load_fisher_corpus()
+    settings = fisher.FisherSettings(tsvm_max_unlabeled=args.tsvm_max_unlabeled)
+    print(f"20 Newsgroups: {corpus.X.shape[0]} posts, {corpus.X.shape[1]} words; "
+          f"sizes {list(sizes)}, unlabeled {list(unlabeled)}, splits {args.splits}, "
+          f"methods {list(methods)}", flush=True)
+    start = time.perf_counter()
+    grid = fisher.fisher_grid(corpus.X, corpus.y, sizes=sizes, unlabeled_sizes=unlabeled,
+                              splits=args.splits, test_folds=fisher.paper_test_folds(corpus.y),
+                              methods=methods, settings=settings, use_cache=not args.no_cache,
+                              n_jobs=args.n_jobs, description=args.command)
+    print(fisher.fisher_table_text(grid) if table
+          else fisher.fisher_figure_text(grid, methods[0]))
+    print(f"wall time {time.perf_counter() - start:.0f} s; compute time of the cells "
+          f"{np.nansum(grid.seconds):.0f} s (cached cells included)")
+    return 0
+
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -1,33 +1,28 @@
-"""Learning curves over seeded splits: the experiments behind the lectures' accuracy plots.
+"""Experiments of the EM lecture (04): seeded EM runs, NB vs EM learning curves, choosing λ.
 
-A curve repeats, for every labeled-set size and every seed, one stratified split of a vectorized
-corpus (:func:`sslviz.splits.split_labeled`) and fits the supervised Naive Bayes (EM's iteration 0)
-and semi-supervised EM on it. Results are cached on disk (``sslviz.datasets.cache_dir()/curves``,
-an ``.npz`` keyed by the data and every parameter, written atomically), so re-running a notebook
-or moving a slider over recorded sizes costs nothing. Cost: ``len(sizes) × len(seeds)`` EM fits.
-
-The last section reruns Table 1 and Figure 1 of Takamura & Okumura (Fisher kernels on Naive Bayes,
-Lecture 06): :func:`fisher_grid`, cached per split and method; at paper scale from the command
-line, ``python -m sslviz.experiments fisher-table`` (or ``fisher-figure``).
+A learning curve repeats, for every labeled-set size and every seed, one stratified split of a
+vectorized corpus (:func:`sslviz.splits.split_labeled`) and fits the supervised Naive Bayes (EM's
+iteration 0) and semi-supervised EM on it. Each (size, seed) is one job of
+:func:`sslviz.experiments.runner.run_jobs`: cached on disk (kind ``"curves"``, keyed by the data's
+digest, every parameter and :data:`CACHE_VERSION`), run in parallel, resumable. Cost:
+``len(sizes) × len(seeds)`` EM fits the first time, nothing afterwards.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from joblib import Parallel, delayed
-from tqdm.auto import tqdm
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
-from .. import datasets
-from .._io import atomic_write_path
+from ..cache import data_digest
 from ..em import SemiSupervisedNB, accuracy_by_iteration
-from ..splits import split_labeled
+from ..splits import is_unlabeled, split_labeled
+from .runner import run_jobs
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -59,6 +54,13 @@ def split_accuracies(X, y, n_labeled, seed, *, test_rows, n_unlabeled, **em_para
     X_test, y_test = X[split.test], y[split.test]
     return (float(np.mean(nb.predict(X_test) == y_test)),
             float(np.mean(em.predict(X_test) == y_test)), em.n_iter_)
+
+
+def split_result(X, y, n_labeled, seed, **kwargs):
+    """:func:`split_accuracies` as the dict of arrays a :func:`run_jobs` job returns."""
+    nb, em, n_iter = split_accuracies(X, y, n_labeled, seed, **kwargs)
+    return {"nb_accuracy": np.float64(nb), "em_accuracy": np.float64(em),
+            "em_iterations": np.int64(n_iter)}
 
 
 def refit_at_size(X, y, *, seeds, test_rows, n_unlabeled, max_iter=10):
@@ -96,6 +98,10 @@ def learning_curve(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True
         Fixed test documents (e.g. the corpus' official test split).
     n_unlabeled : int
         Unlabeled documents drawn for every split.
+    use_cache : bool, default=True
+        ``False`` refits every split (and overwrites its cache entry).
+    progress : bool, default=True
+        Show a progress bar (titled ``description``) over the splits that are fitted.
     n_jobs : int or None
         Fits run in parallel processes (joblib; ``-1`` = all cores). Results do not depend on it.
     **em_params
@@ -106,46 +112,22 @@ def learning_curve(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True
     LearningCurve
     """
     sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
-    path = _cache_path(X, y, sizes, seeds, test_rows, n_unlabeled, em_params)
-    if use_cache and path.exists():
-        return _read_curve(path)
-    jobs = [(int(size), int(seed)) for size in sizes for seed in seeds]
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator")
-    finished = parallel(delayed(split_accuracies)(X, y, size, seed, test_rows=test_rows,
-                                                  n_unlabeled=n_unlabeled, **em_params)
-                        for size, seed in jobs)
-    results = np.array(list(tqdm(finished, total=len(jobs), desc=description,
-                                 disable=not progress, leave=False)))
-    results = results.reshape(len(sizes), len(seeds), 3)
-    curve = LearningCurve(sizes, seeds, results[..., 0], results[..., 1],
-                          results[..., 2].astype(int))
-    if use_cache:
-        _write_curve(path, curve)
-    return curve
+    test_rows = np.asarray(test_rows)
+    digest = data_digest(X, np.asarray(y), test_rows)
+    shared = {"X": X, "y": y, "test_rows": test_rows, "n_unlabeled": n_unlabeled, **em_params}
 
+    def key(job):
+        return {"data": digest, "n_unlabeled": n_unlabeled, "em": em_params,
+                "version": CACHE_VERSION, **job}
 
-def _cache_path(X, y, sizes, seeds, test_rows, n_unlabeled, em_params):
-    digest = hashlib.sha256()
-    for array in (np.array(X.shape), X.data, X.indices, X.indptr, np.asarray(y),
-                  np.asarray(test_rows)):
-        digest.update(np.ascontiguousarray(array).tobytes())
-    digest.update(json.dumps({
-        "version": CACHE_VERSION, "sizes": sizes.tolist(), "seeds": seeds.tolist(),
-        "n_unlabeled": n_unlabeled, "em": {k: em_params[k] for k in sorted(em_params)},
-    }, sort_keys=True, default=str).encode())
-    return datasets.cache_dir() / "curves" / f"curve-{digest.hexdigest()[:24]}.npz"
-
-
-def _write_curve(path, curve):
-    with atomic_write_path(path) as tmp:
-        np.savez(tmp, sizes=curve.sizes, seeds=curve.seeds, nb_accuracy=curve.nb_accuracy,
-                 em_accuracy=curve.em_accuracy, em_iterations=curve.em_iterations)
-
-
-def _read_curve(path):
-    with np.load(path, allow_pickle=False) as f:
-        return LearningCurve(f["sizes"], f["seeds"], f["nb_accuracy"], f["em_accuracy"],
-                             f["em_iterations"])
+    jobs = [{"n_labeled": int(size), "seed": int(seed)} for size in sizes for seed in seeds]
+    results = run_jobs(split_result, jobs, kind="curves", key=key, shared=shared,
+                       use_cache=use_cache, n_jobs=n_jobs, progress=progress,
+                       description=description)
+    table = {name: np.array([r[name] for r in results]).reshape(len(sizes), len(seeds))
+             for name in ("nb_accuracy", "em_accuracy", "em_iterations")}
+    return LearningCurve(sizes, seeds, table["nb_accuracy"], table["em_accuracy"],
+                         table["em_iterations"].astype(int))
 
 
 @dataclass(frozen=True)
@@ -183,3 +165,40 @@ def em_runs_by_seed(X, y, **run_params):
     return run
 
 
+def choose_unlabeled_weight(estimator, X, y, grid, *, cv=5, random_state=None):
+    """Pick λ (``unlabeled_weight``) by cross-validation on the labeled rows, as Nigam et al. did.
+
+    Every fold trains on the other labeled rows plus *all* unlabeled rows and is scored by
+    accuracy on its held-out labeled rows. Uses scikit-learn's ``GridSearchCV``.
+
+    Parameters
+    ----------
+    estimator : SemiSupervisedNB
+        Unfitted template; its other parameters are kept.
+    grid : sequence of float in [0, 1]
+    cv : int
+        Folds; lowered to the size of the smallest class when that is smaller (at least 2).
+
+    Returns
+    -------
+    best_weight : float
+    mean_scores : ndarray of shape (len(grid),)
+    """
+    y = np.asarray(y)
+    labeled_rows = np.flatnonzero(~is_unlabeled(y))
+    unlabeled_rows = np.flatnonzero(is_unlabeled(y))
+    _, counts = np.unique(y[labeled_rows], return_counts=True)
+    n_splits = min(cv, counts.min())
+    if n_splits < 2:
+        raise ValueError(
+            "choosing λ by cross-validation needs at least 2 labeled rows in every class; "
+            f"the smallest class has {counts.min()}"
+        )
+    folds = StratifiedKFold(n_splits, shuffle=True, random_state=random_state)
+    splits = [(np.concatenate([labeled_rows[train], unlabeled_rows]), labeled_rows[test])
+              for train, test in folds.split(labeled_rows, y[labeled_rows])]
+    search = GridSearchCV(clone(estimator).set_params(record="summary"),
+                          {"unlabeled_weight": list(grid)}, cv=splits, refit=False)
+    search.fit(X, y)
+    scores = search.cv_results_["mean_test_score"]
+    return float(grid[int(np.argmax(scores))]), scores

@@ -1,36 +1,32 @@
-"""Lecture 06 (the Fisher kernel): Table 1 and Figure 1 of Takamura & Okumura, cached per split
-and method; paper scale from ``python -m sslviz.experiments fisher-table``."""
+"""Lecture 06 (the Fisher kernel): Table 1 and Figure 1 of Takamura & Okumura.
+
+Every method of the paper's Table 1 on seeded splits of 20 Newsgroups: SVMs on Fisher scores of
+the three Naive Bayes models (n-cat, ul-cat, ul-cl; :mod:`sslviz.fisher`), the linear SVM on
+labeled posts, the transductive linear SVM (:mod:`sslviz.tsvm`), NB+EM and NB.
+
+One *job* is one split at one labeled and one unlabeled size for one group of methods that share
+a fitted model (:data:`METHOD_GROUPS`). Jobs run on :func:`sslviz.experiments.runner.run_jobs`,
+in parallel, slowest first, each result (accuracy and seconds per method) cached as soon as it is
+computed: an interrupted paper-scale run (:mod:`sslviz.experiments.__main__`) resumes, and the
+lecture reuses earlier results. Labeled-only methods are cached once per labeled set.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from dataclasses import asdict, dataclass
 from functools import lru_cache
+from itertools import product
 
 import numpy as np
-from joblib import Parallel, delayed
-from tqdm.auto import tqdm
 
-from .. import datasets
-from .._io import atomic_write
-from ..fisher import ANNEALING, FisherKernelNB
+from ..cache import data_digest
+from ..fisher import ANNEALING, FisherKernelNB, top_count_entries, top_entries
 from ..splits import split_labeled
+from .runner import run_jobs
 
-# ================================================================================================
-# Lecture 06 - the Fisher kernel: Table 1 and Figure 1 of Takamura & Okumura
-# ================================================================================================
-#
-# Every method of the paper's Table 1 on seeded splits of 20 Newsgroups: SVMs on Fisher scores of
-# the three Naive Bayes models (n-cat, ul-cat, ul-cl; sslviz.fisher), the linear SVM on labeled
-# posts, the transductive linear SVM (sslviz.tsvm), NB+EM and NB. One *job* is one split at one
-# labeled and one unlabeled size; each method's accuracy is cached on its own (a small JSON file,
-# written atomically, keyed by the data and every setting that affects it), so an interrupted
-# paper-scale run resumes where it stopped, and the lecture reuses what the paper-scale run (or an
-# earlier lecture run) computed. Paper scale: ``python -m sslviz.experiments fisher-table``.
+FISHER_CACHE_VERSION = 2
 
-FISHER_CACHE_VERSION = 1
 #: Methods in the column order of Table 1.
 FISHER_METHODS = ("n-cat", "ul-cat", "ul-cl", "linear", "tsvm", "nb+em", "nb")
 FISHER_METHOD_NAMES = {
@@ -39,10 +35,8 @@ FISHER_METHOD_NAMES = {
 }
 #: Methods whose result does not depend on the unlabeled posts (computed once per labeled set).
 LABELED_ONLY_METHODS = ("n-cat", "linear", "nb")
-#: Methods that share a fitted model run in one job; other methods run in separate jobs.
-_METHOD_GROUPS = (("n-cat", "nb"), ("ul-cat", "nb+em"), ("ul-cl",), ("linear",), ("tsvm",))
-#: Methods by decreasing cost of their job (jobs are started in this order).
-_METHOD_COST_ORDER = ("tsvm", "ul-cl", "ul-cat", "nb+em", "n-cat", "nb", "linear")
+#: Methods that share a fitted model run in one job, the slowest groups first.
+METHOD_GROUPS = (("tsvm",), ("ul-cl",), ("ul-cat", "nb+em"), ("n-cat", "nb"), ("linear",))
 PAPER_SIZES = (100, 200, 300, 500, 1000, 2000, 5000)
 PAPER_N_UNLABELED = 10_000
 PAPER_N_SPLITS = 5
@@ -97,18 +91,18 @@ class FisherSettings:
         """The settings that affect ``method`` (for cache keys)."""
         settings = asdict(self)
         settings["annealing"] = list(self.annealing)
-        if method != "tsvm":
-            settings.pop("tsvm_max_unlabeled")
+        unused = {"tsvm_max_unlabeled"} if method != "tsvm" else set()
         if method in ("linear", "tsvm"):
-            for name in ("alpha", "annealing", "max_iter", "tol"):
-                settings.pop(name)
+            unused |= {"alpha", "annealing", "max_iter", "tol"}
         if method in ("nb", "nb+em"):
-            for name in ("C", "svm_max_iter"):
-                settings.pop(name)
+            unused |= {"C", "svm_max_iter"}
         if method == "nb":
-            for name in ("annealing", "max_iter", "tol"):
-                settings.pop(name)
-        return settings
+            unused |= {"annealing", "max_iter", "tol"}
+        return {name: value for name, value in settings.items() if name not in unused}
+
+    def group_key(self, methods):
+        """The settings that affect any of ``methods`` (one job's cache key)."""
+        return {name: value for method in methods for name, value in self.key(method).items()}
 
 
 def load_fisher_corpus(min_count=10):
@@ -121,7 +115,7 @@ def load_fisher_corpus(min_count=10):
     -------
     sslviz.text.CountCorpus
     """
-    from .text import CountCorpus, TextOptions, load_counts
+    from ..text import CountCorpus, TextOptions, load_counts
 
     corpus = load_counts("20newsgroups", TextOptions())
     keep = np.flatnonzero(np.asarray(corpus.X.sum(axis=0)).ravel() >= min_count)
@@ -140,6 +134,13 @@ def paper_test_folds(y, n_folds=PAPER_N_SPLITS, seed=0):
 
     folds = StratifiedKFold(n_folds, shuffle=True, random_state=seed)
     return [np.sort(test) for _, test in folds.split(np.zeros(len(y)), y)]
+
+
+def _check_methods(methods):
+    unknown = sorted(set(methods) - set(FISHER_METHODS))
+    if unknown:
+        raise ValueError(f"unknown method(s) {unknown}; choose from {list(FISHER_METHODS)}")
+    return tuple(methods)
 
 
 def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
@@ -163,9 +164,7 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
     from sklearn.preprocessing import normalize
     from sklearn.svm import LinearSVC
 
-    unknown = sorted(set(methods) - set(FISHER_METHODS))
-    if unknown:
-        raise ValueError(f"unknown method(s) {unknown}; choose from {list(FISHER_METHODS)}")
+    _check_methods(methods)
     split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, test_rows=test_rows,
                           random_state=seed)
     X_train, y_train = X[split.train], split.semi_supervised_targets(y)
@@ -185,9 +184,7 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
         if variant not in methods and nb_method not in methods:
             continue
         start = time.perf_counter()
-        kernel = FisherKernelNB(variant=variant, alpha=settings.alpha,
-                                annealing=settings.annealing, max_iter=settings.max_iter,
-                                tol=settings.tol, random_state=seed).fit(X_train, y_train)
+        kernel = _fisher_model(variant, settings, seed).fit(X_train, y_train)
         if nb_method in methods:
             record(nb_method, kernel.nb_.predict(X_test), start)
             start = time.perf_counter()
@@ -199,7 +196,7 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
         model = svm().fit(normalize(X_labeled), y_labeled)
         record("linear", model.predict(normalize(X_test)), start)
     if "tsvm" in methods:
-        from .tsvm import TransductiveSVM
+        from ..tsvm import TransductiveSVM
 
         start = time.perf_counter()
         k = n_unlabeled if settings.tsvm_max_unlabeled is None else min(
@@ -212,11 +209,30 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
     return accuracy, seconds
 
 
-def _fisher_job(number, X, y, **kwargs):
-    """:func:`fisher_split_accuracies` tagged with its job number (results arrive unordered)."""
-    return (number, *fisher_split_accuracies(X, y, **kwargs))
+def _fisher_model(variant, settings, seed):
+    return FisherKernelNB(variant=variant, alpha=settings.alpha, annealing=settings.annealing,
+                          max_iter=settings.max_iter, tol=settings.tol, random_state=seed)
 
 
+def fisher_models_by_variant(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
+                             settings=FisherSettings()):
+    """A cached ``variant -> (split, fitted FisherKernelNB)`` on one seeded split.
+
+    The split is the one :func:`fisher_split_accuracies` draws with the same arguments; for
+    explorers that show the scores of single documents (each variant is fitted once).
+    """
+    split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, test_rows=test_rows,
+                          random_state=seed)
+
+    @lru_cache(maxsize=4)
+    def model(variant):
+        kernel = _fisher_model(variant, settings, seed)
+        return split, kernel.fit(X[split.train], split.semi_supervised_targets(y))
+
+    return model
+
+
+# -- the grid of Table 1 and Figure 1 -----------------------------------------------------------
 @dataclass(frozen=True)
 class FisherGrid:
     """Test accuracy (fraction) of the Fisher-table methods over sizes, unlabeled sizes, splits.
@@ -248,7 +264,8 @@ class FisherGrid:
         return float(np.mean(self.accuracy[i, j, :, m]))
 
     def table(self, n_unlabeled=None):
-        """Mean accuracy (%) over splits, shape (n_sizes, n_methods), at one unlabeled size."""
+        """Mean accuracy (%) over splits, shape (n_sizes, n_methods), at one unlabeled size
+        (default: the last)."""
         j = -1 if n_unlabeled is None else self._index(self.unlabeled_sizes, n_unlabeled,
                                                        "unlabeled size")
         return self.accuracy[:, j].mean(axis=1) * 100
@@ -258,6 +275,11 @@ class FisherGrid:
         i = self._index(self.sizes, n_labeled, "labeled size")
         m = self._index(self.methods, method, "method")
         return self.accuracy[i, :, :, m].mean(axis=1) * 100
+
+    def complete_methods(self):
+        """The methods with a result at every labeled size, unlabeled size and split."""
+        return [method for m, method in enumerate(self.methods)
+                if not np.isnan(self.accuracy[..., m]).any()]
 
 
 def fisher_grid(X, y, *, sizes, unlabeled_sizes, splits, test_folds, methods=FISHER_METHODS,
@@ -276,105 +298,176 @@ def fisher_grid(X, y, *, sizes, unlabeled_sizes, splits, test_folds, methods=FIS
         Split ``k`` tests on ``test_folds[k]`` and draws its training posts with seed ``k``.
     test_folds : list of arrays of int
         Test rows of every split (e.g. :func:`paper_test_folds`).
-    methods : sequence of str
-        Subset of :data:`FISHER_METHODS`. Those in :data:`LABELED_ONLY_METHODS` are run once per
-        labeled set (at the largest unlabeled size) and repeated along the unlabeled axis.
-    unlabeled_methods : sequence of str or None
+    methods : sequence of str, default=FISHER_METHODS
+        Those in :data:`LABELED_ONLY_METHODS` are run once per labeled set (at the largest
+        unlabeled size) and repeated along the unlabeled axis.
+    unlabeled_methods : sequence of str or None, default=None
         Methods run at *every* unlabeled size; the others (except the labeled-only ones) run
         at the largest only and are NaN elsewhere. ``None``: every method at every size. E.g.
         Table 1 plus Figure 1 in one call: all methods, ``unlabeled_methods=("ul-cat",)``.
-    settings : FisherSettings
-    use_cache : bool
-        Read and write each method's result in ``sslviz.datasets.cache_dir()/fisher``.
-    n_jobs : int or None
-        Jobs (one split at one labeled and unlabeled size, one fitted model: e.g. ul-cat and
-        NB+EM together, the TSVM alone) run in parallel processes (joblib; ``-1`` = all cores),
-        the slowest kinds first; each result is cached as soon as its job ends. Results do not
-        depend on it.
+    settings : FisherSettings, default=FisherSettings()
+    use_cache : bool, default=True
+        Read the jobs' results from the ``fisher`` cache (they are always written to it).
+    progress : bool, default=True
+        Show a progress bar labeled ``description``.
+    n_jobs : int or None, default=None
+        Parallel processes (joblib; ``-1`` = all cores). Results do not depend on it.
 
     Returns
     -------
     FisherGrid
     """
-    sizes = np.asarray(sizes, dtype=int)
-    unlabeled_sizes = np.asarray(unlabeled_sizes, dtype=int)
-    splits = np.asarray(splits, dtype=int)
-    methods = tuple(methods)
-    unknown = sorted(set(methods) - set(FISHER_METHODS))
-    if unknown:
-        raise ValueError(f"unknown method(s) {unknown}; choose from {list(FISHER_METHODS)}")
+    sizes, unlabeled_sizes, splits = (np.asarray(values, dtype=int)
+                                      for values in (sizes, unlabeled_sizes, splits))
+    methods = _check_methods(methods)
     if len(splits) and (splits.min() < 0 or splits.max() >= len(test_folds)):
         raise ValueError(f"splits must lie in 0..{len(test_folds) - 1} (one per test fold), "
                          f"got {splits.tolist()}")
-    digest = _data_digest(X, y, test_folds) if use_cache else None
-    largest = unlabeled_sizes.max()
-    accuracy = np.full((len(sizes), len(unlabeled_sizes), len(splits), len(methods)), np.nan)
-    seconds = np.full_like(accuracy, np.nan)
-    jobs = []
-    for i, size in enumerate(sizes):
-        for j, n_unlabeled in enumerate(unlabeled_sizes):
-            for k, split in enumerate(splits):
-                wanted = [m for m in methods if n_unlabeled == largest or (
-                    m not in LABELED_ONLY_METHODS
-                    and (unlabeled_methods is None or m in unlabeled_methods))]
-                missing = []
-                for method in wanted:
-                    cached = (_read_fisher_result(digest, method, size, n_unlabeled, split,
-                                                  settings) if use_cache else None)
-                    if cached is None:
-                        missing.append(method)
-                    else:
-                        m = methods.index(method)
-                        accuracy[i, j, k, m], seconds[i, j, k, m] = cached
-                for group in _METHOD_GROUPS:
-                    job_methods = [m for m in missing if m in group]
-                    if job_methods:
-                        jobs.append(((i, j, k), int(size), int(n_unlabeled), int(split),
-                                     job_methods))
-    # slowest first (the TSVM, then the clustering EM ...; more data first): a shorter tail
-    jobs.sort(key=lambda job: (_METHOD_COST_ORDER.index(job[4][0]), -job[2], -job[1]))
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    finished = parallel(
-        delayed(_fisher_job)(number, X, y, n_labeled=size, n_unlabeled=n_unlabeled,
-                             test_rows=test_folds[split], seed=split, methods=missing,
-                             settings=settings)
-        for number, (_, size, n_unlabeled, split, missing) in enumerate(jobs))
-    for number, acc, secs in tqdm(finished, total=len(jobs), desc=description,
-                                  disable=not progress, leave=False):
-        index, size, n_unlabeled, split, _ = jobs[number]
-        for method, value in acc.items():
-            accuracy[index + (methods.index(method),)] = value
-            seconds[index + (methods.index(method),)] = secs[method]
-            if use_cache:
-                _write_fisher_result(digest, method, size, n_unlabeled, split, settings, value,
-                                     secs[method])
-    # labeled-only methods: the same labeled set, hence the same result, at every unlabeled size
+    cells, jobs = _grid_jobs(sizes, unlabeled_sizes, splits, methods, unlabeled_methods)
+    digest = data_digest(X, np.asarray(y), *[np.asarray(fold) for fold in test_folds])
+    results = run_jobs(_run_job, jobs, kind="fisher", key=lambda job: _job_key(job, digest,
+                                                                               settings),
+                       shared={"X": X, "y": y, "test_folds": test_folds, "settings": settings},
+                       use_cache=use_cache, n_jobs=n_jobs, progress=progress,
+                       description=description)
+    accuracy, seconds = _assemble(cells, jobs, results, methods,
+                                  shape=(len(sizes), len(unlabeled_sizes), len(splits)))
     j_largest = int(np.argmax(unlabeled_sizes))
-    for m, method in enumerate(methods):
+    for m, method in enumerate(methods):  # the same labeled set gives the same result
         if method in LABELED_ONLY_METHODS:
             accuracy[:, :, :, m] = accuracy[:, j_largest, None, :, m]
     return FisherGrid(sizes, unlabeled_sizes, splits, methods, accuracy, seconds)
 
 
-def fisher_models_by_variant(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
-                             settings=FisherSettings()):
-    """A cached ``variant -> (split, fitted FisherKernelNB)`` on one seeded split.
+def _grid_jobs(sizes, unlabeled_sizes, splits, methods, unlabeled_methods):
+    """One job per cell and group of methods wanted there; the slowest groups, and within a
+    group the most data, first. Returns the cells ``(i, j, k, wanted methods)`` and the jobs."""
+    largest = unlabeled_sizes.max()
+    planned = []
+    for (i, size), (j, n_unlabeled), (k, split) in product(
+            enumerate(sizes), enumerate(unlabeled_sizes), enumerate(splits)):
+        wanted = [m for m in methods if n_unlabeled == largest or (
+            m not in LABELED_ONLY_METHODS
+            and (unlabeled_methods is None or m in unlabeled_methods))]
+        for g, group in enumerate(METHOD_GROUPS):
+            if set(group) & set(wanted):
+                job = {"n_labeled": int(size), "n_unlabeled": int(n_unlabeled),
+                       "split": int(split), "methods": group}
+                planned.append(((g, -n_unlabeled, -size), (i, j, k, wanted), job))
+    planned.sort(key=lambda plan: plan[0])
+    return [cell for _, cell, _ in planned], [job for _, _, job in planned]
 
-    The split is the one :func:`fisher_split_accuracies` draws with the same arguments; for
-    explorers that show the scores of single documents (each variant is fitted once).
+
+def _job_key(job, digest, settings):
+    """Cache key of a job; groups of labeled-only methods are stored once per labeled set."""
+    labeled_only = set(job["methods"]) <= set(LABELED_ONLY_METHODS)
+    return {"version": FISHER_CACHE_VERSION, "data": digest, **job,
+            "n_unlabeled": 0 if labeled_only else job["n_unlabeled"],
+            "settings": settings.group_key(job["methods"])}
+
+
+def _run_job(X, y, *, test_folds, settings, n_labeled, n_unlabeled, split, methods):
+    """One job for :func:`sslviz.experiments.runner.run_jobs`: accuracy and seconds arrays
+    (one entry per method of the group)."""
+    accuracy, seconds = fisher_split_accuracies(
+        X, y, n_labeled=n_labeled, n_unlabeled=n_unlabeled, test_rows=test_folds[split],
+        seed=split, methods=methods, settings=settings)
+    return {"accuracy": np.array([accuracy[m] for m in methods]),
+            "seconds": np.array([seconds[m] for m in methods])}
+
+
+def _assemble(cells, jobs, results, methods, *, shape):
+    """Accuracy and seconds of shape ``shape + (n_methods,)``; NaN where nothing was wanted."""
+    accuracy = np.full(shape + (len(methods),), np.nan)
+    seconds = np.full_like(accuracy, np.nan)
+    for (i, j, k, wanted), job, result in zip(cells, jobs, results, strict=True):
+        for g, method in enumerate(job["methods"]):
+            if method in wanted:
+                accuracy[i, j, k, methods.index(method)] = result["accuracy"][g]
+                seconds[i, j, k, methods.index(method)] = result["seconds"][g]
+    return accuracy, seconds
+
+
+# -- what the explorers show --------------------------------------------------------------------
+@dataclass(frozen=True)
+class FisherDocumentView:
+    """One test post seen by one model: the posterior ``P(c|x)`` over the components, the
+    largest entries of its unit-length counts ``(word, count, value)`` and of its Fisher score
+    ``(component, word or None, value)``; ``true_index`` is ``None`` for clusters."""
+
+    title: str
+    model_name: str
+    component_names: list
+    posterior: np.ndarray
+    true_index: int | None
+    predicted_index: int
+    counts: list
+    entries: list
+
+
+def fisher_document_view(corpus, model, *, row, position, variant, k):
+    """The :class:`FisherDocumentView` of corpus row ``row`` (test post number ``position``)
+    under the fitted :class:`~sslviz.fisher.FisherKernelNB` ``model`` of ``variant``."""
+    clusters = variant == "ul-cl"
+    names = list(corpus.target_names)
+    components = ([f"cluster {c}" for c in model.classes_] if clusters
+                  else [names[c] for c in model.classes_])
+    x, true_class = corpus.X[row], int(corpus.y[row])
+    posterior = model.nb_.predict_proba(x)[0]
+    predicted = int(np.argmax(posterior))
+    true_index = None if clusters else int(np.flatnonzero(model.classes_ == true_class)[0])
+    score = model.transform(x)
+    verdict = ("" if clusters else "  (right)" if predicted == true_index
+               else f"  (model says {components[predicted]})")
+    return FisherDocumentView(
+        title=f"test post {position} (corpus row {row}): {names[true_class]}{verdict} — "
+        f"{x.nnz} distinct words, {score.nnz} non-zero Fisher entries",
+        model_name=f"{'cluster' if clusters else 'class'} posterior\n({variant} model)",
+        component_names=components, posterior=posterior, true_index=true_index,
+        predicted_index=predicted, counts=top_count_entries(x, corpus.vocabulary, k),
+        entries=top_entries(score, components, corpus.vocabulary, k))
+
+
+def paper_table(methods):
+    """The paper's sizes and its Table 1 (%) restricted to ``methods`` (columns in that order)."""
+    return np.array(PAPER_SIZES), PAPER_TABLE_1[:, [FISHER_METHODS.index(m) for m in methods]]
+
+
+@dataclass(frozen=True)
+class FisherTableView:
+    """Table 1 at ``n_unlabeled`` posts and Figure 1 for ``method``, from a :class:`FisherGrid`.
+
+    ``table``: method -> accuracy (%) per labeled size, for the methods run at every unlabeled
+    size; ``curves``: ``"<size> labeled"`` -> accuracy (%) per unlabeled size; ``reference``:
+    the linear SVM at ``n_labeled`` and the largest unlabeled size (``None`` if not run).
     """
-    split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, test_rows=test_rows,
-                          random_state=seed)
 
-    @lru_cache(maxsize=4)
-    def model(variant):
-        kernel = FisherKernelNB(variant=variant, alpha=settings.alpha,
-                                annealing=settings.annealing, max_iter=settings.max_iter,
-                                tol=settings.tol, random_state=seed)
-        return split, kernel.fit(X[split.train], split.semi_supervised_targets(y))
+    method: str
+    method_name: str
+    n_labeled: int
+    n_unlabeled: int
+    largest: int
+    table: dict
+    curves: dict
+    current: str
+    reference: float | None
 
-    return model
 
+def fisher_table_view(grid, *, method, n_labeled, n_unlabeled):
+    """The :class:`FisherTableView` of ``method`` at ``n_labeled`` and ``n_unlabeled`` posts."""
+    at_size, largest = grid.table(n_unlabeled), int(np.max(grid.unlabeled_sizes))
+    reference = None
+    if "linear" in grid.methods:
+        reference = grid.mean("linear", n_labeled, largest) * 100
+    return FisherTableView(
+        method=method, method_name=FISHER_METHOD_NAMES[method], n_labeled=n_labeled,
+        n_unlabeled=n_unlabeled, largest=largest,
+        table={m: at_size[:, grid.methods.index(m)] for m in grid.complete_methods()},
+        curves={f"{int(s)} labeled": grid.unlabeled_curve(method, s) for s in grid.sizes},
+        current=f"{n_labeled} labeled", reference=reference)
+
+
+# -- Table 1 and Figure 1 as text ------------------------------------------------------------
 def fisher_table_text(grid, *, n_unlabeled=None, paper=True):
     """Table 1 as text: mean accuracy (%) per size and method, the paper's value in brackets."""
     table = grid.table(n_unlabeled)
@@ -396,42 +489,6 @@ def fisher_table_text(grid, *, n_unlabeled=None, paper=True):
     return "\n".join(lines)
 
 
-def _data_digest(X, y, test_folds):
-    digest = hashlib.sha256()
-    for array in (np.array(X.shape), X.data, X.indices, X.indptr, np.asarray(y),
-                  *[np.asarray(fold) for fold in test_folds]):
-        digest.update(np.ascontiguousarray(array).tobytes())
-    return digest.hexdigest()[:20]
-
-
-def _fisher_result_path(digest, method, size, n_unlabeled, split, settings):
-    key = json.dumps({"version": FISHER_CACHE_VERSION, "settings": settings.key(method)},
-                     sort_keys=True)
-    settings_digest = hashlib.sha256(key.encode()).hexdigest()[:12]
-    name = f"{method}-l{size}-u{n_unlabeled}-s{split}-{settings_digest}.json"
-    return datasets.cache_dir() / "fisher" / digest / name
-
-
-def _read_fisher_result(digest, method, size, n_unlabeled, split, settings):
-    if method in LABELED_ONLY_METHODS:
-        n_unlabeled = 0  # one result per labeled set
-    path = _fisher_result_path(digest, method, size, n_unlabeled, split, settings)
-    if not path.exists():
-        return None
-    record = json.loads(path.read_text(encoding="utf-8"))
-    return record["accuracy"], record["seconds"]
-
-
-def _write_fisher_result(digest, method, size, n_unlabeled, split, settings, value, seconds):
-    if method in LABELED_ONLY_METHODS:
-        n_unlabeled = 0
-    path = _fisher_result_path(digest, method, size, n_unlabeled, split, settings)
-    record = {"method": method, "n_labeled": size, "n_unlabeled": n_unlabeled, "split": split,
-              "settings": settings.key(method), "accuracy": value, "seconds": seconds}
-    with atomic_write(path, "w") as handle:
-        json.dump(record, handle, indent=1)
-
-
 def fisher_figure_text(grid, method="ul-cat"):
     """Figure 1 as text: mean accuracy (%) of ``method`` per labeled size (rows) and unlabeled
     size (columns)."""
@@ -440,54 +497,3 @@ def fisher_figure_text(grid, method="ul-cat"):
                                                                                     size))
             for size in grid.sizes]
     return "\n".join([f"{FISHER_METHOD_NAMES[method]}", header, *rows])
-
-
-def main(argv=None):
-    """``python -m sslviz.experiments fisher-table | fisher-figure [options]`` (paper scale)."""
-    import argparse
-
-    import sslviz.experiments.fisher as experiments  # jobs pickled by module name
-
-    parser = argparse.ArgumentParser(
-        prog="python -m sslviz.experiments",
-        description="Paper-scale experiments. fisher-table: Table 1 of Takamura & Okumura "
-        "(every method, 10,000 unlabeled posts, 5 splits); fisher-figure: their Figure 1 "
-        "(SVM on ul-cat Fisher scores, 1,000-10,000 unlabeled posts). Results are cached per "
-        "split and method; an interrupted run resumes.")
-    parser.add_argument("command", choices=["fisher-table", "fisher-figure"])
-    parser.add_argument("--sizes", type=int, nargs="+", help="labeled-set sizes")
-    parser.add_argument("--unlabeled", type=int, nargs="+", help="unlabeled-set sizes")
-    parser.add_argument("--splits", type=int, nargs="+", default=list(range(PAPER_N_SPLITS)),
-                        help="splits to run, 0-4 (default: all five)")
-    parser.add_argument("--methods", nargs="+", choices=FISHER_METHODS,
-                        help="methods (default: all for the table, ul-cat and nb+em for the "
-                        "figure)")
-    parser.add_argument("--tsvm-max-unlabeled", type=int, default=None,
-                        help="give the TSVM at most this many unlabeled posts (default: all)")
-    parser.add_argument("--n-jobs", type=int, default=-1, help="parallel processes (-1: all "
-                        "cores)")
-    parser.add_argument("--no-cache", action="store_true", help="recompute everything")
-    args = parser.parse_args(argv)
-    table = args.command == "fisher-table"
-    sizes = args.sizes or (PAPER_SIZES if table else PAPER_FIGURE_1_SIZES)
-    unlabeled = args.unlabeled or ((PAPER_N_UNLABELED,) if table else PAPER_FIGURE_1_UNLABELED)
-    methods = args.methods or (FISHER_METHODS if table else ("ul-cat", "nb+em"))
-    corpus = experiments.load_fisher_corpus()
-    folds = experiments.paper_test_folds(corpus.y)
-    settings = experiments.FisherSettings(tsvm_max_unlabeled=args.tsvm_max_unlabeled)
-    print(f"20 Newsgroups: {corpus.X.shape[0]} posts, {corpus.X.shape[1]} words; "
-          f"sizes {list(sizes)}, unlabeled {list(unlabeled)}, splits {args.splits}, "
-          f"methods {list(methods)}", flush=True)
-    start = time.perf_counter()
-    grid = experiments.fisher_grid(corpus.X, corpus.y, sizes=sizes, unlabeled_sizes=unlabeled,
-                                   splits=args.splits, test_folds=folds, methods=methods,
-                                   settings=settings, use_cache=not args.no_cache,
-                                   n_jobs=args.n_jobs, description=args.command)
-    print(fisher_table_text(grid) if table else fisher_figure_text(grid, methods[0]))
-    print(f"wall time {time.perf_counter() - start:.0f} s; compute time of the cells "
-          f"{np.nansum(grid.seconds):.0f} s (cached cells included)")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -4,7 +4,7 @@ An experiment is a list of *jobs* (one seeded split at one setting, say); each j
 dict of arrays. :func:`run_jobs` returns the results in job order: those found in the cache
 (:class:`sslviz.cache.ResultCache`, keyed by the data's digest, the job and the code version) are
 read, the others are computed in parallel processes (joblib) and stored as soon as each finishes,
-so an interrupted run resumes where it stopped.
+so an interrupted run resumes where it stopped: results are stored in the order they finish.
 """
 
 from __future__ import annotations
@@ -46,12 +46,16 @@ def run_jobs(function, jobs, *, kind, key, shared=None, use_cache=True, n_jobs=N
     todo = [i for i, result in enumerate(results) if result is None]
     if not todo:
         return results
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator")
-    finished = parallel(delayed(function)(**shared, **jobs[i]) for i in todo)
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+    finished = parallel(delayed(_numbered)(i, function, {**shared, **jobs[i]}) for i in todo)
     bar = tqdm(finished, total=len(todo), desc=description or kind, disable=not progress,
                leave=False)
-    for i, result in zip(todo, bar, strict=True):
+    for i, result in bar:  # in the order they finish: each is stored at once
         result = {name: np.asarray(value) for name, value in result.items()}
         cache.save(key(jobs[i]), result)
         results[i] = result
     return results
+
+
+def _numbered(number, function, kwargs):
+    return number, function(**kwargs)

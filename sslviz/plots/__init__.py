@@ -3,23 +3,8 @@
 ``plot_*`` functions create artists; ``update_*`` functions change existing ones (so a slider
 that replays a trace only edits a few artists). Nothing here computes a model, calls
 ``plt.show()``, saves files or changes global matplotlib state.
+
+:mod:`sslviz.plots.common` holds the palette and what several lectures draw (curves over
+iterations, learning curves, size markers, the "bar plus a dot per seed" panel); ``plots/X.py``
+holds lecture X's own pictures (the same name X as ``experiments/X.py`` and ``widgets/X.py``).
 """
-
-from .common import (
-    plot_iteration_curve,
-    plot_learning_curve,
-    plot_seed_bars,
-    update_iteration_marker,
-    update_size_marker,
-)
-from .em import plot_word_columns, update_word_columns
-
-__all__ = [
-    "plot_iteration_curve",
-    "plot_learning_curve",
-    "plot_seed_bars",
-    "plot_word_columns",
-    "update_iteration_marker",
-    "update_size_marker",
-    "update_word_columns",
-]

@@ -1,44 +1,85 @@
-"""Plots of the EM lecture (04): ranked words per iteration (curves live in plots.common)."""
+"""Plots of the EM lecture (04): one run's curves, NB vs EM (the word table is in plots.common).
+
+The curves and the "bar plus a dot per seed" panel come from :mod:`sslviz.plots.common`; this
+module arranges them as the lecture shows them.
+"""
 
 from __future__ import annotations
 
-from .common import NEW_WORD as NEW_WORD_COLOR
-from .common import TEXT as OLD_WORD_COLOR
+import numpy as np
+
+from .common import (
+    EM_COLOR,
+    NB_COLOR,
+    SEMI_SUPERVISED,
+    plot_iteration_curve,
+    plot_learning_curve,
+    plot_seed_bars,
+    update_iteration_marker,
+)
 
 
-def plot_word_columns(ax, n_columns, n_rows, *, fontsize=11):
-    """Create an empty table of ``n_columns`` × ``n_rows`` words on ``ax``.
+def plot_run_curves(objective_ax, accuracy_ax, objective, test_accuracy, *, n_labeled,
+                    n_unlabeled):
+    """Clear both axes and draw one EM run: its objective and its test accuracy per iteration.
+
+    Parameters
+    ----------
+    objective : array of shape (n_iterations,)
+        The log posterior L(θ) EM climbs.
+    test_accuracy : array of shape (n_iterations,)
+        In [0, 1]; drawn in percent.
+    n_labeled, n_unlabeled : int
+        Sizes of the run's split (for the accuracy panel's title).
 
     Returns
     -------
-    dict with ``"headers"`` (list of Text) and ``"cells"`` (list of columns of Text)
+    dict with ``"objective"`` and ``"accuracy"`` (artists of :func:`plot_iteration_curve`)
     """
-    ax.set_axis_off()
-    ax.set_xlim(0, n_columns)
-    ax.set_ylim(n_rows + 1.2, 0)
-    headers = [ax.text(c + 0.5, 0.4, "", ha="center", va="center", fontsize=fontsize + 1,
-                       fontweight="bold") for c in range(n_columns)]
-    cells = [[ax.text(c + 0.5, r + 1.4, "", ha="center", va="center", fontsize=fontsize,
-                      family="monospace") for r in range(n_rows)] for c in range(n_columns)]
-    return {"headers": headers, "cells": cells}
+    for ax in (objective_ax, accuracy_ax):
+        ax.clear()
+    curves = {
+        "objective": plot_iteration_curve(objective_ax, objective, ylabel="log posterior L(θ)"),
+        "accuracy": plot_iteration_curve(accuracy_ax, np.asarray(test_accuracy) * 100,
+                                         ylabel="test accuracy (%)", color=SEMI_SUPERVISED),
+    }
+    objective_ax.set_title("what EM climbs")
+    accuracy_ax.set_title(f"{n_labeled} labeled, {n_unlabeled} unlabeled")
+    return curves
 
 
-def update_word_columns(artists, headers, columns, *, highlight=None):
-    """Fill the table: ``columns[c]`` is a list of words for header ``headers[c]``.
+def update_run_markers(curves, iteration):
+    """Move the markers of :func:`plot_run_curves` to ``iteration``."""
+    for artists in curves.values():
+        update_iteration_marker(artists, iteration)
+    return curves
 
-    Words not in the first column are drawn in colour and bold (what EM brought in); the column
-    whose index is ``highlight`` gets a coloured header.
+
+def plot_nb_em_curves(ax, curves):
+    """NB and EM learning curves of several feature sets, one line style per set.
+
+    Parameters
+    ----------
+    curves : dict of str -> LearningCurve
+        At most three feature sets (solid, dashed, dotted).
+
+    Returns
+    -------
+    dict of (method, feature set name) -> artists of :func:`plot_learning_curve`
     """
-    first = set(columns[0]) if columns else set()
-    for c, (header_text, cells) in enumerate(zip(artists["headers"], artists["cells"],
-                                                 strict=True)):
-        words = columns[c] if c < len(columns) else []
-        header_text.set_text(headers[c] if c < len(headers) else "")
-        header_text.set_color(NEW_WORD_COLOR if c == highlight else OLD_WORD_COLOR)
-        for r, cell in enumerate(cells):
-            word = words[r] if r < len(words) else ""
-            new = c > 0 and word not in first
-            cell.set_text(word)
-            cell.set_color(NEW_WORD_COLOR if new else OLD_WORD_COLOR)
-            cell.set_fontweight("bold" if new else "normal")
+    artists = {}
+    for name, linestyle in zip(curves, ["-", "--", ":"], strict=False):
+        for method, accuracy, color in (("NB", curves[name].nb_accuracy, NB_COLOR),
+                                        ("EM", curves[name].em_accuracy, EM_COLOR)):
+            artists[method, name] = plot_learning_curve(
+                ax, curves[name].sizes, accuracy, label=f"{method}, {name}", color=color,
+                linestyle=linestyle)
+    ax.legend(loc="upper left")
+    ax.set_title("supervised NB vs EM with unlabeled documents (spread over seeds)")
     return artists
+
+
+def plot_nb_em_bars(ax, nb, em, *, title):
+    """NB and EM accuracies over seeds at one setting: a bar at each mean, a dot per seed."""
+    return plot_seed_bars(ax, [("NB (labeled only)", nb, NB_COLOR),
+                               ("EM (+ unlabeled)", em, EM_COLOR)], title=title)

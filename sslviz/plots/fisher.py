@@ -1,15 +1,35 @@
-"""Plots of the Fisher-kernel lecture: one document's score, Table 1 as curves, Figure 1."""
+"""Plots of the Fisher-kernel lecture (06): one post's posterior, counts and Fisher score;
+Table 1 as curves against the labeled-set size; Figure 1 against the number of unlabeled posts.
+
+The ``plot_*_panels`` functions lay out what an explorer shows; ``update_*_panels`` redraw it
+from a view computed in :mod:`sslviz.experiments.fisher`.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-#: One Okabe-Ito colour per method of Table 1 (colour-blind safe).
+from ..export import style_context
+from .common import (
+    BLACK,
+    BLUE,
+    FAINT_GREY,
+    GREEN,
+    GREY,
+    PURPLE,
+    SKY,
+    VERMILLION,
+    update_size_marker,
+)
+
+#: One colour per method of Table 1 (Okabe-Ito, colour-blind safe).
 METHOD_COLORS = {
-    "n-cat": "#56B4E9", "ul-cat": "#D55E00", "ul-cl": "#CC79A7", "linear": "#000000",
-    "tsvm": "#999999", "nb+em": "#009E73", "nb": "#0072B2",
+    "n-cat": SKY, "ul-cat": VERMILLION, "ul-cl": PURPLE, "linear": BLACK,
+    "tsvm": GREY, "nb+em": GREEN, "nb": BLUE,
 }
-TRUE_COLOR, PREDICTED_COLOR, OTHER_COLOR = "#009E73", "#D55E00", "#BBBBBB"
+TRUE_COLOR, PREDICTED_COLOR, OTHER_COLOR = GREEN, VERMILLION, FAINT_GREY
+#: Curves of the labeled sizes that are not highlighted.
+BACKGROUND_CURVE_COLOR = GREY
 
 
 # -- one document ----------------------------------------------------------------------------
@@ -30,13 +50,17 @@ def plot_posterior(ax, class_names):
     return {"bars": bars, "names": list(class_names)}
 
 
+def component_color(component, true_index, predicted_index):
+    """The true class's colour, a wrong prediction's colour, or the neutral one."""
+    return (TRUE_COLOR if component == true_index
+            else PREDICTED_COLOR if component == predicted_index else OTHER_COLOR)
+
+
 def update_posterior(artists, posterior, *, true_index, predicted_index):
-    """Set the bar lengths; the true class in green, a wrong prediction in orange."""
+    """Set the bar lengths; the true class in green, a wrong prediction in vermillion."""
     for c, (bar, value) in enumerate(zip(artists["bars"], posterior, strict=True)):
         bar.set_width(float(value))
-        color = (TRUE_COLOR if c == true_index
-                 else PREDICTED_COLOR if c == predicted_index else OTHER_COLOR)
-        bar.set_color(color)
+        bar.set_color(component_color(c, true_index, predicted_index))
     return artists
 
 
@@ -70,6 +94,46 @@ def update_entry_bars(artists, labels, values, colors):
         text.set_text(labels[i] if shown else "")
     top = max(values, default=1.0)
     bars[0].axes.set_xlim(0, top * 1.05)
+    return artists
+
+
+def plot_document_panels(post_ax, counts_ax, score_ax, k):
+    """The document explorer's three panels: posterior (drawn by the first update), the ``k``
+    largest entries of the unit-length counts and of the Fisher score.
+
+    Returns
+    -------
+    dict with ``"post_ax"``, ``"counts"``, ``"score"`` (see :func:`plot_entry_bars`)
+    """
+    counts = plot_entry_bars(counts_ax, k, xlabel="entry of the unit-length count vector")
+    score = plot_entry_bars(score_ax, k, xlabel="entry of the unit-length Fisher score")
+    counts_ax.set_title("what the linear SVM sees:\nthe largest word counts")
+    score_ax.set_title("what the Fisher-kernel SVM sees: the largest\n"
+                       "N(w,x) P(c|x) / √P(w|c)  (word | component)")
+    return {"post_ax": post_ax, "counts": counts, "score": score, "posterior": None,
+            "names": None}
+
+
+def update_document_panels(artists, view):
+    """Show a :class:`~sslviz.experiments.fisher.FisherDocumentView`; the posterior panel is
+    redrawn when the components change (another model)."""
+    post_ax, names = artists["post_ax"], view.component_names
+    if artists["names"] != names:
+        post_ax.clear()
+        with style_context():
+            artists["posterior"] = plot_posterior(post_ax, names)
+        artists["names"] = names
+    update_posterior(artists["posterior"], view.posterior, true_index=view.true_index,
+                     predicted_index=view.predicted_index)
+    post_ax.set_title(view.model_name)
+    update_entry_bars(artists["counts"], [f"{w}  (N={n})" for w, n, _ in view.counts],
+                      [v for _, _, v in view.counts], [OTHER_COLOR] * len(view.counts))
+    update_entry_bars(
+        artists["score"],
+        [f"ρ[{names[c]}]" if w is None else f"{w} | {names[c]}" for c, w, _ in view.entries],
+        [v for _, _, v in view.entries],
+        [component_color(c, view.true_index, view.predicted_index) for c, _, _ in view.entries])
+    post_ax.figure.suptitle(view.title, fontsize=12)
     return artists
 
 
@@ -145,8 +209,8 @@ def plot_unlabeled_curves(ax, unlabeled_sizes, n_curves):
     labels = [ax.text(unlabeled_sizes[-1], 0, "", fontsize=9, va="center", ha="left")
               for _ in range(n_curves)]
     (point,) = ax.plot([np.nan], [np.nan], "o", markersize=14, markerfacecolor="none",
-                       markeredgewidth=2.5, color="black")
-    reference = ax.axhline(np.nan, color="black", linestyle="--", linewidth=1.5)
+                       markeredgewidth=2.5, color=BLACK)
+    reference = ax.axhline(np.nan, color=BLACK, linestyle="--", linewidth=1.5)
     ax.set_xscale("log")
     ax.set_xticks(unlabeled_sizes, [f"{int(u):,}" for u in unlabeled_sizes])
     ax.minorticks_off()
@@ -169,7 +233,7 @@ def update_unlabeled_curves(artists, curves, *, current, n_unlabeled, color, ref
                                            strict=True):
         line.set_ydata(values)
         is_current = label == current
-        line.set_color(color if is_current else "0.6")
+        line.set_color(color if is_current else BACKGROUND_CURVE_COLOR)
         line.set_linewidth(3.0 if is_current else 1.2)
         line.set_zorder(3 if is_current else 2)
         text.set_position((x[-1] * 1.08, values[-1]))
@@ -179,4 +243,42 @@ def update_unlabeled_curves(artists, curves, *, current, n_unlabeled, color, ref
     artists["point"].set_data([n_unlabeled], [curves[current][j]])
     artists["reference"].set_ydata([np.nan, np.nan] if reference is None
                                    else [reference, reference])
+    return artists
+
+
+def plot_table_panels(table_ax, curve_ax, *, sizes, table, methods, names, unlabeled_sizes,
+                      paper_sizes=None, paper=None):
+    """The table explorer's two panels: Table 1 as curves (:func:`plot_method_curves`, with a
+    legend) and Figure 1 (:func:`plot_unlabeled_curves`, one curve per labeled size).
+
+    Returns
+    -------
+    dict with ``"table"``, ``"unlabeled"`` (the artists of both) and ``"marker"``
+    """
+    lines = plot_method_curves(table_ax, sizes, table, methods, names,
+                               paper_sizes=paper_sizes, paper=paper)
+    table_ax.legend(loc="lower right", fontsize=8, ncol=2)
+    curves = plot_unlabeled_curves(curve_ax, np.asarray(unlabeled_sizes), len(sizes))
+    return {"table": lines, "unlabeled": curves, "marker": None, "table_ax": table_ax,
+            "curve_ax": curve_ax}
+
+
+def update_table_panels(artists, view):
+    """Show a :class:`~sslviz.experiments.fisher.FisherTableView`: the complete methods at its
+    unlabeled size, its method highlighted, the size marked, Figure 1 for the method."""
+    table_ax, curve_ax = artists["table_ax"], artists["curve_ax"]
+    for method, values in view.table.items():  # the others stay at the largest size
+        update_method_curve(artists["table"], method, values)
+    highlight_method(artists["table"], view.method)
+    artists["marker"] = update_size_marker(table_ax, artists["marker"], view.n_labeled)
+    table_ax.set_title(f"Table 1 with {view.n_unlabeled:,} unlabeled posts (methods run at "
+                       f"{view.largest:,} only stay there)\nsolid = ours, dotted = Takamura & "
+                       "Okumura")
+    update_unlabeled_curves(artists["unlabeled"], view.curves, current=view.current,
+                            n_unlabeled=view.n_unlabeled, color=METHOD_COLORS[view.method],
+                            reference=view.reference)
+    curve_ax.relim()
+    curve_ax.autoscale_view(scalex=False)
+    curve_ax.set_title(f"Figure 1: {view.method_name} against unlabeled posts\n"
+                       "dashed: linear SVM at the highlighted labeled size")
     return artists

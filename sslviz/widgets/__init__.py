@@ -1,14 +1,11 @@
-"""Explorers: thin wiring of controls to :mod:`sslviz` computations and :mod:`sslviz.plots`."""
+"""Explorers: thin wiring of controls to :mod:`sslviz.experiments` and :mod:`sslviz.plots`.
+
+:mod:`sslviz.widgets.base` holds the explorer shell and the controls every lecture builds;
+``widgets/X.py`` holds lecture X's explorers (the same name X as ``experiments/X.py`` and
+``plots/X.py``).
+"""
 
 from .base import Explorer, export_explorers, live_explorers
-from .em import learning_curve_explorer, top_words_explorer
 from .export_control import export_control
 
-__all__ = [
-    "Explorer",
-    "export_control",
-    "export_explorers",
-    "learning_curve_explorer",
-    "live_explorers",
-    "top_words_explorer",
-]
+__all__ = ["Explorer", "export_control", "export_explorers", "live_explorers"]

@@ -5,17 +5,17 @@ import pytest
 import scipy.sparse as sp
 from sklearn.naive_bayes import MultinomialNB
 
-import sslviz.word_association as wa
-from sslviz.splits import split_labeled
-from sslviz.text import CountCorpus, TextOptions, load_counts
-from sslviz.word_association import (
+import sslviz.experiments.what_is_ssl as wa
+from sslviz.experiments.what_is_ssl import (
     cached_word_associations,
-    class_association,
     rank_new_words,
     word_association,
     word_indices,
     word_story,
 )
+from sslviz.splits import split_labeled
+from sslviz.text import CountCorpus, TextOptions, load_counts
+from sslviz.words import log_odds_pair
 
 N_DOCS, N_LABELED, SEED, ALPHA = 240, 4, 0, 0.1
 TEST_ROWS = np.arange(200, 240)
@@ -72,7 +72,7 @@ def test_associations_equal_multinomial_nb(corpus, result):
                                - all_nb.feature_log_prob_[1], atol=1e-12)
     last = result.model.trace_[-1].feature_log_prob
     np.testing.assert_allclose(result.after, last[0] - last[1])
-    np.testing.assert_array_equal(class_association(last, (1, 0)), -result.after)
+    np.testing.assert_array_equal(log_odds_pair(last, (1, 0)), -result.after)
     assert len(split.labeled) == N_LABELED and len(split.test) == len(TEST_ROWS)
     np.testing.assert_array_equal(result.labeled_df, (X[split.labeled] > 0).sum(axis=0).A1)
     np.testing.assert_array_equal(result.unlabeled_df, (X[split.unlabeled] > 0).sum(axis=0).A1)
@@ -153,22 +153,30 @@ def test_word_indices_and_its_error(corpus):
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda r, c: class_association(np.zeros((2, 3)), (0, 0)),
-     r"pair must be two different class indices in \[0, 2\), got \(0, 0\)"),
-    (lambda r, c: class_association(np.zeros((2, 3)), (0, 2)),
-     r"pair must be two different class indices in \[0, 2\), got \(0, 2\)"),
-    (lambda r, c: class_association(np.zeros((2, 3)), "ab"),
-     r"pair must be two class indices, got 'ab'"),
     (lambda r, c: rank_new_words(r, min_df=0), r"min_df must be an integer >= 1, got 0"),
-    (lambda r, c: word_story(r, c.X, 10_000), r"index must be a word column in \[0, 24\), "
+    (lambda r, c: rank_new_words(r, min_df=True), r"min_df must be an integer >= 1, got True"),
+    (lambda r, c: word_story(r, c.X, 10_000), r"index must be an integer in \[0, 23\], "
                                               r"got 10000"),
     (lambda r, c: word_association(c.X, c.y, n_labeled=4, seed=0, test_rows=TEST_ROWS,
                                    pair=(0, 5)),
-     r"pair must be two different class indices in \[0, 2\)"),
+     r"pair must be two different class indices in \[0, 1\], got \(0, 5\)"),
+    (lambda r, c: word_association(c.X, c.y, n_labeled=4, seed=0, test_rows=TEST_ROWS,
+                                   pair="ab"),
+     r"pair must be two different class indices in \[0, 1\], got 'ab'"),
 ])
-def test_bad_arguments_are_refused(result, corpus, call, message):
+def test_bad_arguments_are_refused(result, corpus, call, message, monkeypatch):
+    monkeypatch.setattr(wa, "em_run", lambda *a, **k: pytest.fail("ran EM before checking"))
     with pytest.raises(ValueError, match=message):
         call(result, corpus)
+
+
+def test_another_pair_flips_every_association(corpus, result):
+    flipped = word_association(corpus.X, corpus.y, n_labeled=N_LABELED, seed=SEED,
+                               test_rows=TEST_ROWS, alpha=ALPHA, pair=(1, 0))
+    assert flipped.pair == (1, 0)
+    for name in ("before", "after", "reference"):
+        np.testing.assert_allclose(getattr(flipped, name), -getattr(result, name))
+    assert rank_new_words(flipped).tolist() == rank_new_words(result).tolist()
 
 
 def test_cached_associations_fit_once_per_setting(corpus, monkeypatch):

@@ -7,15 +7,24 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.semi_supervised import LabelSpreading
 from sklearn.svm import SVC
 
-import sslviz.cluster_assumption as ca
-from sslviz.cluster_assumption import (
+import sslviz.experiments.what_is_ssl as ca
+from sslviz.datasets.toy import make_rotated_clusters
+from sslviz.experiments.what_is_ssl import (
+    TOY_EXTENT,
     cached_toy_fits,
-    decision_grid,
+    cached_toy_grids,
     fit_toy,
     sweep_cluster_assumption,
 )
-from sslviz.datasets.toy import make_rotated_clusters
 from sslviz.splits import split_labeled
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _private_cache(tmp_path_factory):
+    """The sweep's disk cache goes to a temporary folder, not the user's cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SSLVIZ_CACHE", str(tmp_path_factory.mktemp("cache")))
+        yield
 
 
 def reference_fit(angle, n_labeled, seed, n_train=300, n_test=300):
@@ -72,9 +81,9 @@ def test_other_estimators_can_be_plugged_in():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"n_labeled": 1}, r"n_labeled must be an integer between 2 \(one point per class\) and "
-                       r"n_train=300, got 1"),
-    ({"n_labeled": 301}, r"n_labeled must be an integer between 2 .* got 301"),
+    ({"n_labeled": 1}, r"n_labeled must be an integer in \[2, 300\], got 1"),
+    ({"n_labeled": 301}, r"n_labeled must be an integer in \[2, 300\], got 301"),
+    ({"n_labeled": True}, r"n_labeled must be an integer"),
     ({"n_labeled": 4, "n_train": 1}, r"n_train must be an integer >= 2, got 1"),
     ({"n_labeled": 4, "n_test": 0}, r"n_test must be an integer >= 1, got 0"),
     ({"n_labeled": 4, "angle": 120}, r"angle must be a number of degrees in \[0, 90\]"),
@@ -85,23 +94,22 @@ def test_fit_toy_refuses_bad_settings(kwargs, message):
         fit_toy(params.pop("angle"), params.pop("n_labeled"), params.pop("seed"), **params)
 
 
-def test_decision_grid_is_predict_proba_in_image_layout():
-    fit = fit_toy(0, 4, 3, n_train=60, n_test=30)
-    xs, ys, proba = decision_grid(fit.supervised, (-2, 2), (-3, 3), resolution=7)
-    assert proba.shape == (7, 7)
-    np.testing.assert_allclose(xs, np.linspace(-2, 2, 7))
-    np.testing.assert_allclose(ys, np.linspace(-3, 3, 7))
+def test_toy_grids_are_predict_proba_in_image_layout():
+    fits = cached_toy_fits(n_train=60, n_test=30)
+    grids = cached_toy_grids(fits, (-2, 2, -3, 3), resolution=7)
+    fit, grid = fits(0, 4, 3), grids(0, 4, 3, "supervised")
+    assert grid.proba.shape == (7, 7, 2) and grids(0, 4, 3, "supervised") is grid
+    np.testing.assert_allclose(grid.xs, np.linspace(-2, 2, 7))
+    np.testing.assert_allclose(grid.ys, np.linspace(-3, 3, 7))
     w, b = fit.supervised.coef_[0], fit.supervised.intercept_[0]
     for i in (0, 3, 6):
         for j in (0, 2, 5):
-            assert proba[i, j] == pytest.approx(expit(w[0] * xs[j] + w[1] * ys[i] + b))
-
-
-def test_decision_grid_refuses_a_three_class_model():
-    model = LogisticRegression().fit(np.arange(6.0).reshape(-1, 2).repeat(2, axis=0),
-                                     [0, 0, 1, 1, 2, 2])
-    with pytest.raises(ValueError, match="exactly two classes"):
-        decision_grid(model, (0, 1), (0, 1))
+            assert grid.proba[i, j, 1] == pytest.approx(expit(w[0] * grid.xs[j]
+                                                              + w[1] * grid.ys[i] + b))
+    semi = grids(0, 4, 3, "semi_supervised")
+    points = np.array([[grid.xs[2], grid.ys[5]]])
+    np.testing.assert_allclose(semi.proba[5, 2], fit.semi_supervised.predict_proba(points)[0])
+    assert cached_toy_grids(fits, resolution=3)(0, 4, 3, "supervised").extent == TOY_EXTENT
 
 
 @pytest.fixture(scope="module")
@@ -152,6 +160,23 @@ def test_sweep_refuses_bad_grids_before_fitting(kwargs, message, monkeypatch):
     monkeypatch.setattr(ca, "fit_toy", lambda *a, **k: pytest.fail("fitted before checking"))
     with pytest.raises(ValueError, match=message):
         sweep_cluster_assumption(progress=False, **kwargs)
+
+
+def test_a_second_sweep_reads_every_fit_from_the_cache(small_sweep, monkeypatch):
+    monkeypatch.setattr(ca, "fit_toy", lambda *a, **k: pytest.fail("refitted a cached cell"))
+    again = sweep_cluster_assumption(angles=(0, 45, 90), sizes=(2, 4), seeds=(0, 1),
+                                     n_train=80, n_test=40, progress=False)
+    np.testing.assert_array_equal(again.supervised, small_sweep.supervised)
+    np.testing.assert_array_equal(again.semi_supervised, small_sweep.semi_supervised)
+
+
+def test_the_sweep_cache_tells_estimators_apart(small_sweep):
+    other = sweep_cluster_assumption(angles=(0, 45, 90), sizes=(2, 4), seeds=(0, 1),
+                                     n_train=80, n_test=40, progress=False,
+                                     supervised=SVC(kernel="linear", C=10.0))
+    fit = fit_toy(90, 4, 1, n_train=80, n_test=40, supervised=SVC(kernel="linear", C=10.0))
+    assert other.supervised[1, 2, 1] == fit.supervised_accuracy
+    np.testing.assert_array_equal(other.semi_supervised, small_sweep.semi_supervised)
 
 
 def test_cached_fits_run_once_per_setting(monkeypatch):

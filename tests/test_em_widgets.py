@@ -10,8 +10,8 @@ from matplotlib.colors import same_color
 from scipy.special import logsumexp
 from traitlets import TraitError
 
-import sslviz.experiments
-from sslviz.experiments import (
+import sslviz.experiments.em
+from sslviz.experiments.em import (
     LearningCurve,
     em_run,
     learning_curve,
@@ -19,9 +19,10 @@ from sslviz.experiments import (
     split_accuracies,
 )
 from sslviz.export import figure_basename
-from sslviz.plots.em import NEW_WORD_COLOR
+from sslviz.plots.common import EM_COLOR, NB_COLOR
+from sslviz.plots.common import NEW_WORD as NEW_WORD_COLOR
 from sslviz.text import CountCorpus
-from sslviz.widgets import learning_curve_explorer, top_words_explorer
+from sslviz.widgets.em import learning_curve_explorer, top_words_explorer
 
 N_CLASSES, N_SPECIFIC, N_SHARED = 4, 25, 60
 N_UNLABELED, K = 200, 10
@@ -169,13 +170,13 @@ def test_iteration_slider_ends_at_the_last_recorded_iteration(corpus, explorer):
 
 def test_seed_change_refits_once_and_keeps_the_slider_consistent(corpus, explorer, monkeypatch):
     calls = []
-    real_em_run = sslviz.experiments.em_run
+    real_em_run = sslviz.experiments.em.em_run
 
     def counting_em_run(*args, **kwargs):
         calls.append(kwargs["seed"])
         return real_em_run(*args, **kwargs)
 
-    monkeypatch.setattr(sslviz.experiments, "em_run", counting_em_run)
+    monkeypatch.setattr(sslviz.experiments.em, "em_run", counting_em_run)
     seed0, seed3 = reference_run(corpus, 0), reference_run(corpus, 3)
     # seed 3 converges earlier than seed 0 on this corpus: the slider must shrink
     assert len(seed3.model.trace_) < len(seed0.model.trace_)
@@ -320,6 +321,16 @@ def test_learning_curve_explorer_draws_the_curves_and_asks_live_once(curve_explo
     np.testing.assert_array_equal(marker.get_xdata(), [8, 8])
     heights = [patch.get_height() for patch in point_ax.patches]
     np.testing.assert_allclose(heights, [55.0, 80.0])
+    assert all(same_color(patch.get_facecolor()[:3], color)
+               for patch, color in zip(point_ax.patches, (NB_COLOR, EM_COLOR), strict=True))
+    dots = [line for line in point_ax.lines if line.get_linestyle() == "None"]
+    np.testing.assert_allclose(dots[0].get_ydata(), [50.0, 60.0])  # one dot per seed
+    np.testing.assert_allclose(dots[1].get_ydata(), [70.0, 90.0])
+    assert [t.get_text() for t in point_ax.texts] == ["55.0%", "80.0%"]
+    assert [t.get_text() for t in point_ax.get_xticklabels()] == ["NB (labeled only)",
+                                                                 "EM (+ unlabeled)"]
+    assert by_label["NB, no stop list"].get_linestyle() == "--"
+    assert same_color(by_label["EM, no stop list"].get_color(), EM_COLOR)
 
 
 def test_moving_n_labeled_moves_the_one_marker_and_refits_there(curve_explorer, lives):
@@ -419,7 +430,7 @@ def test_refit_at_size_fits_once_per_arguments_and_matches_split_accuracies(corp
         calls.append((args[2], args[3], kwargs["unlabeled_weight"], kwargs["alpha"]))
         return split_accuracies(*args, **kwargs)
 
-    monkeypatch.setattr(sslviz.experiments, "split_accuracies", counting)
+    monkeypatch.setattr(sslviz.experiments.em, "split_accuracies", counting)
     refit = refit_at_size(corpus.X, corpus.y, **LIVE)
     nb, em = refit(8, 0.5, 0.1)
     again = refit(8, 0.5, 0.1)
@@ -437,7 +448,8 @@ def test_refit_at_size_fits_once_per_arguments_and_matches_split_accuracies(corp
     assert calls[-1] == (8, LIVE["seeds"][-1], 1.0, 0.1)
 
 
-def test_learning_curve_explorer_with_computed_curves_and_refits(corpus):
+def test_learning_curve_explorer_with_computed_curves_and_refits(corpus, tmp_path, monkeypatch):
+    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))  # learning_curve writes its results
     params = {"alpha": 1.0, "unlabeled_weight": 1.0, "max_iter": LIVE["max_iter"]}
     curve = learning_curve(corpus.X, corpus.y, sizes=[4, 8, 16], seeds=LIVE["seeds"],
                            test_rows=TEST_ROWS, n_unlabeled=150, use_cache=False,

@@ -1,9 +1,7 @@
-"""The Fisher-table experiment (sslviz.experiments, Lecture 06 section) on a small topic corpus.
+"""The Fisher-table experiment (sslviz.experiments.fisher, Lecture 06) on a small topic corpus.
 
 Every test points ``SSLVIZ_CACHE`` at a temporary folder.
 """
-
-import json
 
 import numpy as np
 import pytest
@@ -12,20 +10,26 @@ from sklearn.preprocessing import normalize
 from sklearn.svm import LinearSVC
 from synthetic import topic_corpus
 
-import sslviz.experiments
-from sslviz.experiments import (
+import sslviz.experiments.fisher as fisher_experiments
+from sslviz.cache import ResultCache
+from sslviz.experiments.__main__ import main
+from sslviz.experiments.fisher import (
     FISHER_METHODS,
     LABELED_ONLY_METHODS,
     PAPER_SIZES,
     PAPER_TABLE_1,
     FisherSettings,
+    fisher_document_view,
     fisher_figure_text,
     fisher_grid,
+    fisher_models_by_variant,
     fisher_split_accuracies,
     fisher_table_text,
+    fisher_table_view,
+    paper_table,
     paper_test_folds,
 )
-from sslviz.fisher import FisherKernelNB
+from sslviz.fisher import FisherKernelNB, top_entries
 from sslviz.splits import split_labeled
 from sslviz.tsvm import TransductiveSVM
 
@@ -119,21 +123,58 @@ def test_grid_cells_are_split_accuracies_and_labeled_only_methods_repeat():
     assert grid.table()[1, CHEAP.index("nb")] > grid.table()[0, CHEAP.index("nb")]
 
 
-def test_grid_is_cached_per_method_and_reused_by_other_method_sets(cache, monkeypatch):
+def test_grid_is_cached_per_job_and_reused_by_other_method_sets(cache, monkeypatch):
     first = fisher_grid(X, Y, methods=("ul-cat", "nb"), **GRID)
-    files = sorted((cache / "fisher").rglob("*.json"))
-    # ul-cat: 2 sizes x 2 unlabeled sizes x 2 splits; nb: once per labeled set
+    files = sorted((cache / "fisher").glob("*.npz"))
+    # ul-cat (with nb+em): 2 sizes x 2 unlabeled sizes x 2 splits; nb (with n-cat): once per
+    # labeled set
     assert len(files) == 8 + 4
-    record = json.loads(files[0].read_text())
-    assert {"method", "n_labeled", "n_unlabeled", "split", "settings", "accuracy",
-            "seconds"} <= set(record)
-    monkeypatch.setattr(sslviz.experiments, "fisher_split_accuracies", refuse)
+    key = {"version": fisher_experiments.FISHER_CACHE_VERSION,
+           "data": fisher_experiments.data_digest(X, Y, *FOLDS), "n_labeled": 30,
+           "n_unlabeled": 0, "split": 1, "methods": ["n-cat", "nb"],
+           "settings": SETTINGS.group_key(("n-cat", "nb"))}
+    entry = ResultCache("fisher").load(key)
+    assert entry["accuracy"][1] == first.accuracy[1, 0, 1, 1] == first.accuracy[1, 1, 1, 1]
+    assert entry["seconds"].shape == (2,)
+    monkeypatch.setattr(fisher_experiments, "fisher_split_accuracies", refuse)
     again = fisher_grid(X, Y, methods=("nb", "ul-cat"), **GRID)
     np.testing.assert_array_equal(again.accuracy[..., [1, 0]], first.accuracy)
+    np.testing.assert_array_equal(again.seconds[..., [1, 0]], first.seconds)
+    nb_em = fisher_grid(X, Y, methods=("nb+em",), **GRID)  # computed with ul-cat
+    assert not np.isnan(nb_em.accuracy).any()
     with pytest.raises(AssertionError, match="refitted although"):
         fisher_grid(X, Y, methods=("ul-cat",), **{**GRID, "settings": FisherSettings()})
     with pytest.raises(AssertionError, match="refitted although"):
         fisher_grid(X, Y, methods=("ul-cat",), **{**GRID, "sizes": [12]})
+
+
+def test_an_interrupted_grid_resumes_and_use_cache_false_recomputes(monkeypatch):
+    calls, original = [], fisher_experiments.fisher_split_accuracies
+
+    def interrupted_at_the_third_job(X, y, **kwargs):
+        calls.append(kwargs["n_unlabeled"])
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return original(X, y, **kwargs)
+
+    monkeypatch.setattr(fisher_experiments, "fisher_split_accuracies",
+                        interrupted_at_the_third_job)
+    with pytest.raises(KeyboardInterrupt):
+        fisher_grid(X, Y, methods=("ul-cat",), **GRID)
+    resumed = fisher_grid(X, Y, methods=("ul-cat",), **GRID)
+    assert len(calls) == 3 + 8 - 2  # the two finished jobs were kept
+    fresh = fisher_grid(X, Y, methods=("ul-cat",), use_cache=False, **GRID)
+    assert len(calls) == 3 + 8 - 2 + 8
+    np.testing.assert_array_equal(resumed.accuracy, fresh.accuracy)
+
+
+def test_group_key_joins_the_settings_of_its_methods():
+    settings = FisherSettings(tsvm_max_unlabeled=10)
+    assert settings.group_key(("n-cat", "nb")) == settings.key("n-cat")
+    assert settings.group_key(("ul-cat", "nb+em")) == {**settings.key("nb+em"),
+                                                       **settings.key("ul-cat")}
+    assert "tsvm_max_unlabeled" not in settings.group_key(("ul-cat", "nb+em"))
+    assert settings.group_key(("tsvm",)) == settings.key("tsvm")
 
 
 def test_tsvm_cache_key_ignores_em_settings_but_not_its_own():
@@ -183,8 +224,8 @@ def test_command_line_runs_a_small_table(monkeypatch, capsys):
 
     corpus = CountCorpus(X, Y, ["a", "b", "c"], np.array([f"w{i}" for i in range(30)]),
                          np.array([f"d{i}" for i in range(300)]))
-    monkeypatch.setattr(sslviz.experiments, "load_fisher_corpus", lambda: corpus)
-    code = sslviz.experiments.main(["fisher-table", "--sizes", "100", "--unlabeled", "50",
+    monkeypatch.setattr(fisher_experiments, "load_fisher_corpus", lambda: corpus)
+    code = main(["fisher-table", "--sizes", "100", "--unlabeled", "50",
                                     "--splits", "0", "--methods", "nb", "linear",
                                     "--n-jobs", "1"])
     lines = capsys.readouterr().out.splitlines()
@@ -221,13 +262,13 @@ def test_rows_stored_unsorted_give_the_same_results():
 
 def test_unlabeled_methods_run_at_every_size_the_others_at_the_largest(monkeypatch):
     calls = []
-    original = sslviz.experiments.fisher_split_accuracies
+    original = fisher_experiments.fisher_split_accuracies
 
     def spy(X, y, **kwargs):
         calls.append((kwargs["n_unlabeled"], tuple(kwargs["methods"])))
         return original(X, y, **kwargs)
 
-    monkeypatch.setattr(sslviz.experiments, "fisher_split_accuracies", spy)
+    monkeypatch.setattr(fisher_experiments, "fisher_split_accuracies", spy)
     grid = fisher_grid(X, Y, methods=("ul-cat", "nb+em", "linear", "ul-cl"),
                        unlabeled_methods=("ul-cat", "nb+em"), use_cache=False, **GRID)
     accuracy = grid.accuracy
@@ -240,3 +281,85 @@ def test_unlabeled_methods_run_at_every_size_the_others_at_the_largest(monkeypat
     assert [methods for _, methods in calls[:4]] == [("ul-cl",)] * 4
     np.testing.assert_allclose(grid.unlabeled_curve("ul-cat", 6),
                                accuracy[0, :, :, 0].mean(axis=1) * 100)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--splits", "7"], "--splits must lie in 0..4, got [7]"),
+    (["--sizes", "-5"], "--sizes must be positive, got [-5]"),
+    (["--unlabeled", "0"], "--unlabeled must be positive, got [0]"),
+    (["--n-jobs", "0"], "--n-jobs must be a number of processes"),
+    (["--tsvm-max-unlabeled", "0"], "--tsvm-max-unlabeled must be positive"),
+    (["--methods", "rbf"], "argument --methods: invalid choice: 'rbf'"),
+])
+def test_command_line_refuses_bad_arguments_before_loading_the_corpus(arguments, message,
+                                                                       monkeypatch, capsys):
+    monkeypatch.setattr(fisher_experiments, "load_fisher_corpus", refuse)
+    with pytest.raises(SystemExit) as stop:
+        main(["fisher-table", *arguments])
+    assert stop.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.splitlines()) == 1
+    assert captured.err.startswith("python -m sslviz.experiments: error: ")
+    assert message in captured.err
+
+
+def test_command_line_runs_as_a_module():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "sslviz.experiments", "fisher-figure",
+                           "--splits", "5"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == ("python -m sslviz.experiments: error: --splits must lie in 0..4, "
+                           "got [5]\n")
+
+
+def test_paper_table_picks_the_columns_of_the_methods():
+    sizes, table = paper_table(("nb", "ul-cat"))
+    np.testing.assert_array_equal(sizes, PAPER_SIZES)
+    np.testing.assert_array_equal(table[:, 0], PAPER_TABLE_1[:, 6])
+    np.testing.assert_array_equal(table[:, 1], PAPER_TABLE_1[:, 1])
+
+
+def test_table_view_reads_the_grid():
+    grid = fisher_grid(X, Y, methods=("ul-cat", "linear", "tsvm"), unlabeled_methods=("ul-cat",),
+                       **{**GRID, "settings": FisherSettings(max_iter=5, annealing=(1.0,))})
+    assert grid.complete_methods() == ["ul-cat", "linear"]
+    view = fisher_table_view(grid, method="ul-cat", n_labeled=30, n_unlabeled=40)
+    assert (view.method_name, view.largest, view.current) == ("SVM (ul-cat)", 120, "30 labeled")
+    assert set(view.table) == {"ul-cat", "linear"}
+    np.testing.assert_allclose(view.table["ul-cat"], grid.accuracy[:, 0, :, 0].mean(axis=1) * 100)
+    np.testing.assert_allclose(view.curves["6 labeled"],
+                               grid.accuracy[0, :, :, 0].mean(axis=1) * 100)
+    assert view.reference == pytest.approx(grid.accuracy[1, 1, :, 1].mean() * 100)
+    without_linear = fisher_grid(X, Y, methods=("ul-cat",), **GRID)
+    assert fisher_table_view(without_linear, method="ul-cat", n_labeled=6,
+                             n_unlabeled=120).reference is None
+
+
+def test_document_view_describes_one_post():
+    from sslviz.text import CountCorpus
+
+    corpus = CountCorpus(X, Y, ["a", "b", "c"], np.array([f"w{i}" for i in range(30)]),
+                         np.array([f"d{i}" for i in range(300)]))
+    models = fisher_models_by_variant(X, Y, n_labeled=15, n_unlabeled=120, test_rows=FOLDS[0],
+                                      seed=0, settings=SETTINGS)
+    split, model = models("ul-cat")
+    assert models("ul-cat")[1] is model  # fitted once
+    row = int(split.test[4])
+    view = fisher_document_view(corpus, model, row=row, position=4, variant="ul-cat", k=3)
+    posterior = model.nb_.predict_proba(X[row])[0]
+    np.testing.assert_array_equal(view.posterior, posterior)
+    assert view.component_names == ["a", "b", "c"] and view.true_index == Y[row]
+    assert view.predicted_index == int(np.argmax(posterior))
+    dense = X[row].toarray().ravel()
+    assert [v for _, _, v in view.counts] == pytest.approx(
+        sorted(dense / np.linalg.norm(dense))[::-1][:3])
+    assert view.entries == top_entries(model.transform(X[row]), ["a", "b", "c"],
+                                       corpus.vocabulary, 3)
+    assert view.title.startswith(f"test post 4 (corpus row {row}): {'abc'[Y[row]]}")
+    clusters = fisher_document_view(corpus, models("ul-cl")[1], row=row, position=4,
+                                    variant="ul-cl", k=3)
+    assert clusters.component_names == ["cluster 0", "cluster 1", "cluster 2"]
+    assert clusters.true_index is None and clusters.model_name.startswith("cluster posterior")

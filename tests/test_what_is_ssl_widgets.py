@@ -6,24 +6,28 @@ import pytest
 from explorer_checks import assert_exports
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
-from test_word_association import HIDDEN, TEST_ROWS, make_corpus
+from test_what_is_ssl_word_association import HIDDEN, TEST_ROWS, make_corpus
 
-from sslviz.cluster_assumption import fit_toy, sweep_cluster_assumption
-from sslviz.plots.intro import (
-    CLASS_COLORS,
+from sslviz.experiments.what_is_ssl import (
+    fit_toy,
+    rank_new_words,
+    sweep_cluster_assumption,
+    word_association,
+)
+from sslviz.grids import Grid
+from sslviz.plots.common import GREY
+from sslviz.plots.what_is_ssl import (
+    STEPS,
+    TOY_CLASS_COLORS,
     plot_accuracy_sweep,
     plot_association_bars,
     plot_toy_panel,
+    step_note,
+    update_accuracy_sweep,
     update_boundary,
     update_toy_points,
 )
-from sslviz.widgets.intro import (
-    STEPS,
-    stepper_explorer,
-    sweep_explorer,
-    word_association_explorer,
-)
-from sslviz.word_association import rank_new_words, word_association
+from sslviz.widgets.what_is_ssl import stepper_explorer, sweep_explorer, word_association_explorer
 
 N_TRAIN, N_TEST = 120, 60
 
@@ -41,12 +45,15 @@ def explorer_steps(explorer):
     return explorer.figure.axes[1].texts[:len(STEPS)]
 
 
+def two_class_grid(xs, ys, proba_one):
+    """A :class:`Grid` whose P(class 1) is ``proba_one``."""
+    return Grid(xs, ys, np.stack([1 - proba_one, proba_one], axis=-1))
 
 
 # -- plots ----------------------------------------------------------------------------------------
 def test_toy_points_show_classes_and_optional_unlabeled_colours():
     ax = Figure().add_subplot()
-    artists = plot_toy_panel(ax, (-1, 1), (-1, 1))
+    artists = plot_toy_panel(ax, (-1, 1, -1, 1))
     X_lab, y_lab = np.array([[0.0, 0.1], [0.5, 0.5], [-0.5, 0.2]]), np.array([0, 1, 0])
     X_unl = np.array([[0.1, 0.1], [0.2, 0.2]])
     update_toy_points(artists, X_lab, y_lab)
@@ -56,22 +63,43 @@ def test_toy_points_show_classes_and_optional_unlabeled_colours():
     update_toy_points(artists, X_lab, y_lab, X_unl, np.array([1, 0]))
     np.testing.assert_array_equal(artists["unlabeled"].get_offsets(), X_unl)
     colours = artists["unlabeled"].get_facecolors()
-    np.testing.assert_allclose(colours[0, :3], to_rgba(CLASS_COLORS[1])[:3])
-    np.testing.assert_allclose(colours[1, :3], to_rgba(CLASS_COLORS[0])[:3])
+    np.testing.assert_allclose(colours[0, :3], to_rgba(TOY_CLASS_COLORS[1])[:3])
+    np.testing.assert_allclose(colours[1, :3], to_rgba(TOY_CLASS_COLORS[0])[:3])
 
 
 def test_boundary_is_the_half_level_and_is_replaced_not_stacked():
     ax = Figure().add_subplot()
-    artists = plot_toy_panel(ax, (-1, 1), (-1, 1))
+    artists = plot_toy_panel(ax, (-1, 1, -1, 1))
     xs = ys = np.linspace(-1, 1, 41)
     proba = np.tile(1 / (1 + np.exp(-(xs - 0.25) * 8)), (41, 1))  # P = 0.5 at x = 0.25
-    first = update_boundary(ax, artists, "b", (xs, ys, proba), color="k")
+    grid = two_class_grid(xs, ys, proba)
+    first = update_boundary(ax, artists, "b", grid, color="k")
     np.testing.assert_allclose(boundary_vertices(first)[:, 0], 0.25, atol=1e-9)
-    second = update_boundary(ax, artists, "b", (xs, ys, proba), color="k")
+    second = update_boundary(ax, artists, "b", grid, color="k")
     assert first not in ax.collections and second in ax.collections
     assert update_boundary(ax, artists, "b", None, color="k") is None
     assert second not in ax.collections
-    assert update_boundary(ax, artists, "c", (xs, ys, np.ones((41, 41))), color="k") is None
+    assert update_boundary(ax, artists, "c", two_class_grid(xs, ys, np.ones((41, 41))),
+                           color="k") is None
+
+
+def test_boundary_refuses_a_three_class_grid():
+    ax = Figure().add_subplot()
+    artists = plot_toy_panel(ax, (-1, 1, -1, 1))
+    xs = ys = np.linspace(-1, 1, 5)
+    with pytest.raises(ValueError, match="exactly two classes, got 3"):
+        update_boundary(ax, artists, "b", Grid(xs, ys, np.full((5, 5, 3), 1 / 3)), color="k")
+
+
+def test_step_note_says_what_the_step_shows():
+    fit = fit_toy(90, 4, 0, n_train=N_TRAIN, n_test=N_TEST)
+    first, last = step_note(fit, 0), step_note(fit, 4)
+    assert first == ("4 labeled points, unlabeled hidden\n"
+                     "angle between class boundary and cluster gap: 90°")
+    assert last.splitlines()[0] == f"4 labeled points, {N_TRAIN - 4} unlabeled"
+    assert last.splitlines()[-2:] == [
+        f"   labeled only (dashed): {fit.supervised_accuracy:.0%}",
+        f"   labeled + unlabeled (solid): {fit.semi_supervised_accuracy:.0%}"]
 
 
 def test_accuracy_sweep_lines_are_percent_means():
@@ -82,6 +110,10 @@ def test_accuracy_sweep_lines_are_percent_means():
     np.testing.assert_allclose(artists["lines"][0].get_ydata(), [80, 70])
     np.testing.assert_allclose(artists["lines"][1].get_ydata(), [100, 30])
     assert ax.get_ylim()[0] == 20  # shows the lowest accuracy (20%)
+    update_accuracy_sweep(ax, artists, ssl, sup, angle=90)
+    update_accuracy_sweep(ax, artists, ssl, sup, angle=0)
+    np.testing.assert_allclose(artists["lines"][0].get_ydata(), [100, 30])
+    assert [line.get_xdata() for line in ax.lines[3:]] == [[0, 0]]  # after the 50% line: one marker
 
 
 def test_association_bars_have_the_given_lengths():
@@ -124,7 +156,7 @@ def test_stepping_to_the_end_shows_cloud_spread_labels_and_both_boundaries(stepp
     unlabeled = ax.collections[0]
     np.testing.assert_array_equal(unlabeled.get_offsets(), fit.X[fit.split.unlabeled])
     spread = fit.semi_supervised.transduction_[2:]
-    expected = np.array([to_rgba(CLASS_COLORS[c], 0.55) for c in spread])
+    expected = np.array([to_rgba(TOY_CLASS_COLORS[c], 0.55) for c in spread])
     np.testing.assert_allclose(unlabeled.get_facecolors(), expected)
     contours = ax.collections[3:]
     assert len(contours) == 2
@@ -145,7 +177,7 @@ def test_stepping_to_the_end_shows_cloud_spread_labels_and_both_boundaries(stepp
 
 def test_steps_show_and_hide_what_they_say(stepper):
     ax = stepper.figure.axes[0]
-    grey = to_rgba("#9a9a9a")
+    grey = to_rgba(GREY)
     for step, (n_boundaries, cloud) in enumerate([(0, False), (1, False), (1, "grey"),
                                                   (1, "coloured"), (2, "coloured")]):
         stepper.controls["step"].value = step + 1
@@ -187,8 +219,10 @@ def test_stepping_redraws_and_exports(stepper):
 
 # -- sweep ----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def sweep():
-    return sweep_cluster_assumption(angles=(0, 45, 90), sizes=(2, 4, 8), seeds=(0, 1),
+def sweep(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as patch:  # the disk cache goes to a temporary folder
+        patch.setenv("SSLVIZ_CACHE", str(tmp_path_factory.mktemp("cache")))
+        return sweep_cluster_assumption(angles=(0, 45, 90), sizes=(2, 4, 8), seeds=(0, 1),
                                     n_train=N_TRAIN, n_test=N_TEST, progress=False)
 
 

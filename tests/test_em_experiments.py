@@ -1,4 +1,5 @@
-"""sslviz.experiments on a small clustered corpus: split accuracies, learning curves, EM runs.
+"""sslviz.experiments.em on a small clustered corpus: split accuracies, learning curves, EM runs,
+choosing λ.
 
 Every test points ``SSLVIZ_CACHE`` at a temporary folder.
 """
@@ -10,9 +11,16 @@ import pytest
 import scipy.sparse as sp
 from sklearn.naive_bayes import MultinomialNB
 
-import sslviz.experiments
+import sslviz.experiments.em
 from sslviz.em import SemiSupervisedNB
-from sslviz.experiments import LearningCurve, em_run, learning_curve, split_accuracies
+from sslviz.experiments.em import (
+    LearningCurve,
+    choose_unlabeled_weight,
+    em_run,
+    learning_curve,
+    split_accuracies,
+    split_result,
+)
 from sslviz.splits import split_labeled
 
 
@@ -71,9 +79,11 @@ def test_learning_curve_shapes_and_values():
     assert np.all((curve.nb_accuracy >= 0) & (curve.nb_accuracy <= 1))
     # every cell is split_accuracies at that size and seed
     params = {k: CURVE[k] for k in ("test_rows", "n_unlabeled", "alpha", "max_iter")}
-    expected = split_accuracies(X, Y, 6, 1, **params)
-    assert (curve.nb_accuracy[1, 1], curve.em_accuracy[1, 1],
-            curve.em_iterations[1, 1]) == expected
+    for i, size in enumerate(CURVE["sizes"]):
+        for j, seed in enumerate(CURVE["seeds"]):
+            expected = split_accuracies(X, Y, size, seed, **params)
+            assert (curve.nb_accuracy[i, j], curve.em_accuracy[i, j],
+                    curve.em_iterations[i, j]) == expected
     # EM helps on this corpus with few labels (a sanity check of what is stored where)
     assert curve.em_accuracy[0].mean() > curve.nb_accuracy[0].mean()
 
@@ -87,17 +97,26 @@ def test_learning_curve_is_deterministic():
     assert not np.array_equal(a.nb_accuracy, other.nb_accuracy)
 
 
+def test_split_result_is_split_accuracies_as_arrays():
+    params = {k: CURVE[k] for k in ("test_rows", "n_unlabeled", "alpha", "max_iter")}
+    result = split_result(X, Y, 6, 1, **params)
+    nb, em, n_iter = split_accuracies(X, Y, 6, 1, **params)
+    assert result == {"nb_accuracy": nb, "em_accuracy": em, "em_iterations": n_iter}
+    assert all(isinstance(value, np.generic) for value in result.values())
+
+
 def test_learning_curve_second_call_reads_the_cache(cache, monkeypatch):
     first = learning_curve(X, Y, **CURVE)
     files = list((cache / "curves").iterdir())
-    assert len(files) == 1 and files[0].suffix == ".npz"
-    monkeypatch.setattr(sslviz.experiments, "split_accuracies", refuse)
+    assert len(files) == 6 and all(path.suffix == ".npz" for path in files)  # one per split
+    monkeypatch.setattr(sslviz.experiments.em, "split_accuracies", refuse)
     second = learning_curve(X, Y, **CURVE)
     for name in ("sizes", "seeds", "nb_accuracy", "em_accuracy", "em_iterations"):
         np.testing.assert_array_equal(getattr(first, name), getattr(second, name))
         assert getattr(first, name).dtype == getattr(second, name).dtype
-    with np.load(files[0], allow_pickle=False) as f:
-        assert all(f[key].dtype.kind != "O" for key in f.files)
+    for path in files:
+        with np.load(path, allow_pickle=False) as f:
+            assert all(f[key].dtype.kind != "O" for key in f.files)
     # another parameter is another curve: it must be computed
     with pytest.raises(AssertionError, match="refitted"):
         learning_curve(X, Y, **{**CURVE, "alpha": 1.0})
@@ -106,15 +125,33 @@ def test_learning_curve_second_call_reads_the_cache(cache, monkeypatch):
     assert not list(cache.rglob("*.part*"))
 
 
-def test_learning_curve_use_cache_false_writes_nothing(cache):
-    learning_curve(X, Y, use_cache=False, **CURVE)
-    assert not cache.exists() or not any(cache.rglob("*"))
+def test_learning_curve_use_cache_false_refits_every_split(cache, monkeypatch):
+    learning_curve(X, Y, **CURVE)
+    monkeypatch.setattr(sslviz.experiments.em, "split_accuracies", refuse)
+    with pytest.raises(AssertionError, match="refitted"):
+        learning_curve(X, Y, use_cache=False, **CURVE)
+
+
+def test_learning_curve_fits_only_the_splits_not_cached_yet(cache, monkeypatch):
+    smaller = learning_curve(X, Y, **{**CURVE, "sizes": [3, 12]})
+    fitted = []
+    real = sslviz.experiments.em.split_accuracies
+
+    def counting(X, y, n_labeled, seed, **kwargs):
+        fitted.append((n_labeled, seed))
+        return real(X, y, n_labeled, seed, **kwargs)
+
+    monkeypatch.setattr(sslviz.experiments.em, "split_accuracies", counting)
+    curve = learning_curve(X, Y, **CURVE)
+    assert fitted == [(6, 0), (6, 1)]
+    np.testing.assert_array_equal(curve.nb_accuracy[[0, 2]], smaller.nb_accuracy)
+    np.testing.assert_array_equal(curve.em_iterations[[0, 2]], smaller.em_iterations)
 
 
 def test_learning_curve_cache_key_includes_the_number_of_words(monkeypatch):
     learning_curve(X, Y, **CURVE)
     wider = sp.hstack([X, sp.csr_matrix((X.shape[0], 5), dtype=X.dtype)], format="csr")
-    monkeypatch.setattr(sslviz.experiments, "split_accuracies", refuse)
+    monkeypatch.setattr(sslviz.experiments.em, "split_accuracies", refuse)
     with pytest.raises(AssertionError, match="refitted"):
         learning_curve(wider, Y, **CURVE)
 
@@ -166,3 +203,17 @@ def test_em_run_with_test_rows_and_per_class():
 def test_em_run_without_rows_to_test_on_says_how_to_fix_it():
     with pytest.raises(ValueError, match="no documents are left to test on: pass test_rows"):
         em_run(X, Y, n_labeled=6, seed=0, max_iter=2)
+
+
+def test_choose_unlabeled_weight_cross_validates_on_labeled_rows():
+    y_semi = np.where(np.arange(len(Y)) < 30, Y, -1)
+    grid = [0.0, 0.1, 1.0]
+    template = SemiSupervisedNB(max_iter=5)
+    best, scores = choose_unlabeled_weight(template, X, y_semi, grid, cv=3, random_state=0)
+    assert template.get_params()["record"] == "full"  # the caller's estimator is left alone
+    assert best in grid and scores.shape == (3,)
+    assert best == grid[int(np.argmax(scores))]
+    assert np.all((scores >= 0) & (scores <= 1))
+    one_each = np.where(np.arange(len(Y)) < 3, Y, -1)
+    with pytest.raises(ValueError, match="at least 2 labeled rows in every class"):
+        choose_unlabeled_weight(SemiSupervisedNB(), X, one_each, grid)

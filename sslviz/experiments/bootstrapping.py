@@ -1,0 +1,154 @@
+"""Seeded self-training runs of the bootstrapping lecture (02): on a text corpus, and on 2-D points.
+
+A run draws a seeded labeled / unlabeled split (:func:`sslviz.splits.split_labeled`), self-trains
+with a full trace (:class:`sslviz.self_training.SelfTraining`) and scores every iteration's
+classifier on test rows; the explorers ask for runs through small in-memory caches
+(:func:`self_training_runs`, :func:`runs_2d`), so each setting is fitted once. Cost: one
+self-training fit per run, plus (2-D runs) one ``predict_proba`` on a grid per iteration shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..grids import decision_grid, grid_extent
+from ..self_training import (
+    PseudoLabelReport,
+    SelfTraining,
+    accuracy_by_iteration,
+    labels_at_iteration,
+    pseudo_label_correctness,
+)
+from ..splits import split_labeled
+
+
+# -- seeded runs on a corpus ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class SelfTrainingRun:
+    """One seeded self-training run: split, fitted model, and per-iteration scores."""
+
+    split: object  # sslviz.splits.Split
+    model: SelfTraining
+    test_accuracy: np.ndarray  # (n_iterations,) accuracy of each iteration's classifier
+    pseudo_labels: PseudoLabelReport
+
+
+def self_training_run(X, y, estimator, *, n_labeled, seed, n_unlabeled=None, per_class=False,
+                      test_rows=None, **params):
+    """Split (seeded), self-train with a full trace, score every iteration on the test rows.
+
+    ``params`` go to :class:`SelfTraining` (``threshold``, ``criterion``, ``k_best``,
+    ``max_iter``). Test rows default to every row outside the labeled and unlabeled sets.
+    """
+    y = np.asarray(y)
+    split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, per_class=per_class,
+                          test_rows=test_rows, random_state=seed)
+    test = split.test if len(split.test) else np.setdiff1d(np.arange(len(y)), split.train)
+    if len(test) == 0:
+        raise ValueError("no rows are left to test on: pass test_rows, or n_unlabeled smaller "
+                         "than the rows left after the labeled ones")
+    model = SelfTraining(estimator, record="full", **params)
+    model.fit(X[split.train], split.semi_supervised_targets(y))
+    return SelfTrainingRun(split, model, accuracy_by_iteration(model, X[test], y[test]),
+                           pseudo_label_correctness(model, y[split.train]))
+
+
+def self_training_runs(X, y, estimator, **fixed):
+    """A cached ``(n_labeled, threshold, seed) -> SelfTrainingRun`` with the other settings fixed.
+
+    For explorers whose sliders refit: each setting is fitted once and remembered.
+    """
+
+    @lru_cache(maxsize=128)
+    def run(n_labeled, threshold, seed):
+        return self_training_run(X, y, estimator, n_labeled=n_labeled, seed=seed,
+                                 threshold=threshold, **fixed)
+
+    return run
+
+
+# -- a recorded 2-D run (what the lecture's stepper replays) --------------------------------------
+@dataclass(frozen=True)
+class IterationPicture:
+    """What the 2-D scatter shows at one iteration (arrays of shape (n_train,)).
+
+    Attributes
+    ----------
+    class_index : ndarray of int
+        Position in ``classes_`` of each row's given or pseudo-label, -1 while unlabeled.
+    given, new, wrong : bool ndarrays
+        Rows with a given label; rows added at this iteration; rows whose pseudo-label is wrong.
+    """
+
+    class_index: np.ndarray
+    given: np.ndarray
+    new: np.ndarray
+    wrong: np.ndarray
+
+
+def iteration_picture(model, y_true, iteration):
+    """The labels and masks of :class:`IterationPicture` for a fitted ``SelfTraining`` model.
+
+    ``y_true`` holds the gold label of every row the model was fitted on.
+    """
+    labels = labels_at_iteration(model, iteration)
+    known = (model.labeled_iter_ >= 0) & (model.labeled_iter_ <= iteration)
+    class_index = np.full(len(labels), -1)
+    class_index[known] = np.searchsorted(model.classes_, labels[known])
+    given = model.labeled_iter_ == 0
+    new = (model.labeled_iter_ == iteration) & (iteration > 0)
+    wrong = known & ~given & (labels != np.asarray(y_true))
+    return IterationPicture(class_index, given, new, wrong)
+
+
+class SelfTrainingRun2D:
+    """One recorded self-training run on 2-D points: split, model, pseudo-label report, accuracy.
+
+    ``grid(iteration)`` and ``picture(iteration)`` are what a figure of that iteration shows;
+    both only read the trace (grids are computed once per iteration).
+    """
+
+    def __init__(self, X, y, estimator, *, n_labeled, seed, threshold, max_iter, X_test,
+                 y_test, resolution):
+        self.split = split_labeled(y, n_labeled, per_class=True, random_state=seed)
+        self.X = X[self.split.train]
+        self.y = np.asarray(y)[self.split.train]
+        self.model = SelfTraining(estimator, threshold=threshold, max_iter=max_iter)
+        self.model.fit(self.X, self.split.semi_supervised_targets(y))
+        self.report = pseudo_label_correctness(self.model, self.y)
+        self.test_accuracy = accuracy_by_iteration(self.model, X_test, y_test)
+        self.resolution = resolution
+        self.extent = grid_extent(np.vstack([X, X_test]))
+        self._grids = {}
+
+    @property
+    def last(self):
+        """The last recorded iteration."""
+        return len(self.model.trace_) - 1
+
+    def grid(self, iteration):
+        """The :class:`sslviz.grids.Grid` of the classifier of ``iteration``, computed once."""
+        if iteration not in self._grids:
+            self._grids[iteration] = decision_grid(self.model.trace_[iteration].estimator,
+                                                   self.extent, resolution=self.resolution)
+        return self._grids[iteration]
+
+    def picture(self, iteration):
+        """The :class:`IterationPicture` of ``iteration``."""
+        return iteration_picture(self.model, self.y, iteration)
+
+
+def runs_2d(X, y, estimator, *, X_test, y_test, max_iter, resolution):
+    """A cached ``(n_labeled, seed, threshold) -> SelfTrainingRun2D`` with the rest fixed."""
+    X, X_test = np.asarray(X, dtype=float), np.asarray(X_test, dtype=float)
+
+    @lru_cache(maxsize=32)
+    def run(n_labeled, seed, threshold):
+        return SelfTrainingRun2D(X, y, estimator, n_labeled=n_labeled, seed=seed,
+                                 threshold=threshold, max_iter=max_iter, X_test=X_test,
+                                 y_test=y_test, resolution=resolution)
+
+    return run

@@ -1,0 +1,91 @@
+"""One validation of parameters and labels for every estimator: exact messages on bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sslviz.validation import (
+    check_choice,
+    check_int,
+    check_number,
+    labeled_mask,
+    resolve_classes,
+)
+
+
+@pytest.mark.parametrize("value", [True, False, 1.0, "3", None, np.bool_(True)])
+def test_check_int_refuses_non_integers_and_bools(value):
+    with pytest.raises(ValueError, match=rf"^n_labeled must be an integer >= 1, got {value!r}$"):
+        check_int("n_labeled", value, minimum=1)
+
+
+def test_check_int_bounds_and_numpy_integers():
+    assert check_int("k", np.int64(3), minimum=1, maximum=5) == 3
+    with pytest.raises(ValueError, match=r"^k must be an integer in \[1, 5\], got 6$"):
+        check_int("k", 6, minimum=1, maximum=5)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf"), True, "0.1"])
+def test_check_number_refuses_non_finite_bools_and_strings(value):
+    with pytest.raises(ValueError, match=r"^alpha must be a finite number > 0"):
+        check_number("alpha", value, above=0)
+
+
+def test_check_number_bounds():
+    assert check_number("lam", 0, minimum=0, maximum=1) == 0.0
+    with pytest.raises(ValueError, match=r"^lam must be a finite number in \[0, 1\], got 1.5$"):
+        check_number("lam", 1.5, minimum=0, maximum=1)
+    with pytest.raises(ValueError, match=r"> 0, got 0"):
+        check_number("alpha", 0, above=0)
+    assert check_number("threshold", 0.5, minimum=0, below=1) == 0.5
+    with pytest.raises(ValueError, match=r"^threshold must be a finite number >= 0 < 1, got 1$"):
+        check_number("threshold", 1, minimum=0, below=1)
+
+
+def test_check_choice():
+    assert check_choice("mode", "keep", ("keep", "rejudge")) == "keep"
+    with pytest.raises(ValueError, match=r"^mode must be one of \['keep', 'rejudge'\], got 'x'$"):
+        check_choice("mode", "x", ("keep", "rejudge"))
+    with pytest.raises(ValueError, match="must be one of"):
+        check_choice("mode", ["keep"], ("keep",))  # unhashable: still a clean error
+
+
+def test_labeled_mask_numbers_and_objects():
+    np.testing.assert_array_equal(labeled_mask([0, -1, 2]), [True, False, True])
+    y = np.array(["spam", -1, "ham"], dtype=object)
+    np.testing.assert_array_equal(labeled_mask(y), [True, False, True])
+
+
+def test_labeled_mask_refuses_the_string_minus_one():
+    y = np.asarray(["spam", -1, "ham"])  # numpy makes -1 the string '-1'
+    with pytest.raises(ValueError, match="y holds the string '-1', which would become a class"):
+        labeled_mask(y)
+    with pytest.raises(ValueError, match="the string '-1'"):
+        labeled_mask(np.array(["a", "-1"], dtype=object))
+
+
+@pytest.mark.parametrize("y", [np.array([0.0, np.nan, 1.0]),
+                               np.array(["a", None], dtype=object),
+                               np.array(["a", float("nan")], dtype=object)])
+def test_labeled_mask_refuses_missing_labels(y):
+    with pytest.raises(ValueError, match="(NaN labels|missing labels)"):
+        labeled_mask(y)
+
+
+def test_labeled_mask_refuses_2d():
+    with pytest.raises(ValueError, match=r"1-D\), got an array of shape \(2, 1\)"):
+        labeled_mask(np.zeros((2, 1)))
+
+
+def test_resolve_classes():
+    np.testing.assert_array_equal(resolve_classes(np.array([2, 0, 2])), [0, 2])
+    with pytest.raises(ValueError, match=r"labels \[5\] that are not in classes=\[0, 1\]"):
+        resolve_classes(np.array([0, 5]), classes=[0, 1])
+    with pytest.raises(ValueError, match=r"no labeled row for class\(es\) \[1\]: label at least "
+                                         r"one document of every class"):
+        resolve_classes(np.array([0, 0]), classes=[0, 1], row="document")
+    np.testing.assert_array_equal(
+        resolve_classes(np.array([0]), classes=[0, 1], require_every_class=False), [0, 1])
+    with pytest.raises(ValueError, match="needs at least 2"):
+        resolve_classes(np.array([3, 3]), min_classes=2)

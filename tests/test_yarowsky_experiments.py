@@ -1,0 +1,63 @@
+"""The Yarowsky lecture's experiments: word-sense tasks, scored runs, the supervised comparison,
+the map of instances."""
+
+import numpy as np
+import pytest
+from yarowsky_corpus import SEEDS, FakeCorpus, corpus_data, small_runs
+
+from sslviz.decision_list import DecisionList
+from sslviz.experiments.yarowsky import (
+    instance_map,
+    sense_task,
+    supervised_accuracy,
+    supervised_decision_list,
+    yarowsky_run,
+)
+from sslviz.yarowsky import Yarowsky, accuracy_by_iteration
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return FakeCorpus()
+
+
+# -- comparison and experiment helpers -----------------------------------------------------------
+def test_supervised_decision_list_is_a_list_on_a_stratified_draw(corpus):
+    X, _, y = corpus_data(corpus)
+    model, rows = supervised_decision_list(X, y, 20, random_state=0)
+    assert len(rows) == 20 and len(set(rows)) == 20
+    assert set(y[rows]) == {"a", "b"}
+    reference = DecisionList().fit(X[rows], y[rows])
+    np.testing.assert_array_equal(model.predict(X), reference.predict(X))
+    _, again = supervised_decision_list(X, y, 20, random_state=0)
+    np.testing.assert_array_equal(rows, again)
+
+
+def test_sense_task_and_run(corpus):
+    task = sense_task(corpus, window=10, test_size=0.25, random_state=0)
+    assert len(task.test) == 41 and len(task.pool) == 122
+    assert len(np.intersect1d(task.pool, task.test)) == 0
+    assert abs(np.mean(task.y[task.test] == "b") - np.mean(task.y == "b")) < 0.05
+    run = yarowsky_run(task, SEEDS, threshold=0.9)
+    model = Yarowsky(SEEDS, threshold=0.9).fit(task.X[task.pool],
+                                               feature_names=task.feature_names)
+    np.testing.assert_array_equal(run.model.labels_, model.labels_)
+    np.testing.assert_allclose(run.test_accuracy, accuracy_by_iteration(
+        model, task.X[task.test], task.y[task.test]))
+    np.testing.assert_allclose(run.coverage, model.trace_.values("coverage"))
+    accuracies = supervised_accuracy(task, 10, seeds=(0, 1))
+    for seed, accuracy in zip((0, 1), accuracies, strict=True):
+        dl, _ = supervised_decision_list(task.X[task.pool], task.y[task.pool], 10,
+                                         random_state=seed)
+        assert accuracy == np.mean(dl.predict(task.X[task.test]) == task.y[task.test])
+    with pytest.raises(ValueError, match=r"unknown senses \['c'\] of 'w'"):
+        sense_task(corpus, ["a", "c"])
+
+
+def test_instance_map_is_a_seeded_2d_layout(corpus):
+    runs = small_runs(corpus)
+    task = runs.task("w")
+    xy = runs.map("w")
+    assert xy.shape == (len(task.pool), 2) and np.isfinite(xy).all()
+    np.testing.assert_allclose(instance_map(task.X[task.pool], random_state=0), xy)
+
