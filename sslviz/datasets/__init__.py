@@ -11,7 +11,8 @@ sslviz.datasets status`` shows what is present.
 
 Modules: :mod:`~sslviz.datasets.registry` (what the files are, their official URLs and accepted
 sha256), :mod:`~sslviz.datasets.paths` (data and cache folders), :mod:`~sslviz.datasets.fetch`
-(locate, verify, download), :mod:`~sslviz.datasets.loaders` (``load_*``).
+(locate, verify, download), :mod:`~sslviz.datasets.loaders` (``load_*`` of the document
+corpora and stop lists), :mod:`~sslviz.datasets.senseval` (the sense-tagged instances).
 """
 
 from sslviz.datasets.fetch import (
@@ -23,16 +24,10 @@ from sslviz.datasets.fetch import (
     locate,
     status,
 )
-from sslviz.datasets.loaders import (
-    SensevalCorpus,
-    load_20newsgroups,
-    load_reuters,
-    load_senseval,
-    load_stoplist,
-    load_webkb,
-)
+from sslviz.datasets.loaders import load_20newsgroups, load_reuters, load_stoplist, load_webkb
 from sslviz.datasets.paths import DataFolderError, cache_dir, data_dir
 from sslviz.datasets.registry import REGISTRY
+from sslviz.datasets.senseval import SensevalCorpus, load_senseval
 
 __all__ = [
     "REGISTRY",
