@@ -15,11 +15,11 @@ from functools import lru_cache
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
 from ..cache import data_digest
 from ..em import SemiSupervisedNB, accuracy_by_iteration
-from ..splits import is_unlabeled, split_labeled
+from ..splits import split_labeled
+from ..tuning import choose_by_cv
 from .runner import run_jobs
 
 CACHE_VERSION = 2
@@ -169,7 +169,7 @@ def choose_unlabeled_weight(estimator, X, y, grid, *, cv=5, random_state=None):
     """Pick λ (``unlabeled_weight``) by cross-validation on the labeled rows, as Nigam et al. did.
 
     Every fold trains on the other labeled rows plus *all* unlabeled rows and is scored by
-    accuracy on its held-out labeled rows. Uses scikit-learn's ``GridSearchCV``.
+    accuracy on its held-out labeled rows. Uses :func:`sslviz.tuning.choose_by_cv`.
 
     Parameters
     ----------
@@ -184,21 +184,7 @@ def choose_unlabeled_weight(estimator, X, y, grid, *, cv=5, random_state=None):
     best_weight : float
     mean_scores : ndarray of shape (len(grid),)
     """
-    y = np.asarray(y)
-    labeled_rows = np.flatnonzero(~is_unlabeled(y))
-    unlabeled_rows = np.flatnonzero(is_unlabeled(y))
-    _, counts = np.unique(y[labeled_rows], return_counts=True)
-    n_splits = min(cv, counts.min())
-    if n_splits < 2:
-        raise ValueError(
-            "choosing λ by cross-validation needs at least 2 labeled rows in every class; "
-            f"the smallest class has {counts.min()}"
-        )
-    folds = StratifiedKFold(n_splits, shuffle=True, random_state=random_state)
-    splits = [(np.concatenate([labeled_rows[train], unlabeled_rows]), labeled_rows[test])
-              for train, test in folds.split(labeled_rows, y[labeled_rows])]
-    search = GridSearchCV(clone(estimator).set_params(record="summary"),
-                          {"unlabeled_weight": list(grid)}, cv=splits, refit=False)
-    search.fit(X, y)
-    scores = search.cv_results_["mean_test_score"]
-    return float(grid[int(np.argmax(scores))]), scores
+    template = clone(estimator).set_params(record="summary")
+    choice = choose_by_cv(template, {"unlabeled_weight": list(grid)}, X, y, cv=cv,
+                          random_state=random_state, semi_supervised=True)
+    return float(choice.value), choice.scores
