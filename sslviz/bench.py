@@ -1,4 +1,5 @@
-"""Benchmarks: one EM iteration of :class:`~sslviz.em.SemiSupervisedNB` against its floor.
+"""Benchmarks: one EM iteration of :class:`~sslviz.em.SemiSupervisedNB` against its floor; the
+explorers' latency (``python -m sslviz.bench explorers``, in :mod:`sslviz.bench_explorers`).
 
 ``python -m sslviz.bench em [--repeat N] [--subset all] [--stop-words smart]`` loads the full
 20 Newsgroups as word counts (:func:`sslviz.text.load_counts`, cached), draws a stratified labeled
@@ -334,12 +335,36 @@ def _parser():
     em.add_argument("--seed", type=int, default=0, help="seed of the split (default: 0)")
     em.add_argument("--no-sklearn", action="store_true",
                     help="skip the (slow) scikit-learn path")
+    explorers = commands.add_parser(
+        "explorers", help="every explorer of every notebook: replay and refit latency",
+        description="Run the notebooks, then move every control of every explorer and time the "
+        "redraws (targets: replay 0.1 s, refit 1 s on a first visit).")
+    explorers.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
+                           help="notebook files (default: all of notebooks/)")
+    explorers.add_argument("--steps", type=int, default=4,
+                           help="values visited per control (default: 4)")
+    explorers.add_argument("--json", metavar="FILE", help="also write the measurements here")
     return parser
+
+
+def _explorers(args):
+    import json
+
+    from .bench_explorers import bench_notebooks, format_explorer_table
+
+    rows = bench_notebooks(args.notebooks or None, n_steps=args.steps)
+    print(format_explorer_table(rows))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(rows, handle, indent=1)
+    return 0
 
 
 def main(argv=None):
     """Entry point of ``python -m sslviz.bench``; returns the exit code."""
     args = _parser().parse_args(argv)
+    if args.command == "explorers":
+        return _explorers(args)
     from .text import TextOptions, load_counts
 
     stop_words = None if args.stop_words == "none" else args.stop_words

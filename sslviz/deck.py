@@ -23,7 +23,7 @@ from tqdm.auto import tqdm
 
 from sslviz.export import FORMATS, PRESETS
 
-__all__ = ["NotebookFailed", "default_notebooks", "export_figures"]
+__all__ = ["NotebookFailed", "default_notebooks", "export_figures", "run_with_final_cell"]
 
 _MARK = "SSLVIZ-EXPORTED:"
 
@@ -73,29 +73,40 @@ def _exported_paths(cell) -> list[Path]:
     raise NotebookFailed("the export cell printed no list of files")
 
 
-def _run_notebook(path: Path, options: _Options, progress, timeout) -> list[Path]:
+def run_with_final_cell(path: Path, final_cell, *, first_cells=(), timeout=600, progress=None):
+    """Run a notebook's code cells in a fresh kernel, then ``final_cell``; return that cell.
+
+    The kernel starts in the notebook's folder, as in JupyterLab. ``first_cells`` run before the
+    notebook's own; ``progress`` (a tqdm bar) advances once per cell.
+    """
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
     notebook = nbformat.read(path, as_version=4)
-    cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    if options.projector:
-        cells.insert(0, _projector_cell())
-    cells.append(_export_cell(options))
+    cells = [*first_cells, *(c for c in notebook.cells if c.cell_type == "code"), final_cell]
     notebook.cells = cells
     client = NotebookClient(notebook, timeout=timeout, kernel_name="python3",
                             resources={"metadata": {"path": str(path.parent)}})
     with client.setup_kernel():
         for index, cell in enumerate(cells):
-            progress.set_postfix_str(f"{path.name} cell {index + 1}/{len(cells)}")
+            if progress is not None:
+                progress.set_postfix_str(f"{path.name} cell {index + 1}/{len(cells)}")
             try:
                 client.execute_cell(cell, index)
             except CellExecutionError as error:
                 raise NotebookFailed(
                     f"{path.name}: code cell {index + 1} failed; run the notebook to see why:\n"
                     f"{str(error)[-1500:]}") from None
-            progress.update(1)
-    return _exported_paths(cells[-1])
+            if progress is not None:
+                progress.update(1)
+    return cells[-1]
+
+
+def _run_notebook(path: Path, options: _Options, progress, timeout) -> list[Path]:
+    first = [_projector_cell()] if options.projector else []
+    cell = run_with_final_cell(path, _export_cell(options), first_cells=first, timeout=timeout,
+                               progress=progress)
+    return _exported_paths(cell)
 
 
 def export_figures(notebooks=None, folder="figures", *, preset="16:9", formats=FORMATS,

@@ -19,7 +19,8 @@ import sslviz
 
 PACKAGE = Path(sslviz.__file__).parent
 # Modules whose job is drawing, widgets, figure files or command lines (may import matplotlib).
-FRONT = {"sslviz.export", "sslviz.deck", "sslviz.slides", "sslviz.bench", "sslviz.__main__"}
+FRONT = {"sslviz.export", "sslviz.deck", "sslviz.slides", "sslviz.bench", "sslviz.bench_explorers",
+         "sslviz.__main__"}
 DRAWING = ("matplotlib", "ipywidgets")
 
 
