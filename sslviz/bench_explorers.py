@@ -38,9 +38,13 @@ def visit_plan(control, n_steps=4):
     """Values to set, in order, for one control; each a (value, first visit?) pair.
 
     Sliders and number boxes step up from their value (down at the top of their range) and come
-    back; dropdowns visit their next options and come back.
+    back; dropdowns visit their next options and come back. Free text (a word box) and toggles
+    get no plan: there is no neighbouring value to try.
     """
     start = control.value
+    if isinstance(start, bool) or not (hasattr(control, "options")
+                                       or isinstance(start, int | float)):
+        return []
     if hasattr(control, "options") and control.options:
         values = [_option_value(option) for option in control.options]
         index = values.index(start)
@@ -67,10 +71,11 @@ def measure_explorer(explorer, n_steps=4):
     """Time every control of one explorer; returns a list of row dicts (the explorer is reset)."""
     rows = []
     for name, control in explorer.controls.items():
-        if getattr(control, "disabled", False):
+        plan = visit_plan(control, n_steps)
+        if getattr(control, "disabled", False) or not plan:
             continue
         times = {True: [], False: []}
-        for value, first in visit_plan(control, n_steps):
+        for value, first in plan:
             start = time.perf_counter()
             control.value = value
             times[first].append(time.perf_counter() - start)

@@ -29,6 +29,7 @@ def test_visit_plan_steps_out_and_back_marking_first_visits():
     options = visit_plan(widgets.Dropdown(options=[("A", "a"), ("B", "b"), ("C", "c")], value="b"),
                          n_steps=3)
     assert options == [("c", True), ("a", True), ("c", False), ("b", False)]
+    assert visit_plan(widgets.Text("b1, exam")) == []
 
 
 def test_measure_explorer_moves_every_control_and_resets():
