@@ -343,6 +343,8 @@ def _parser():
                            help="notebook files (default: all of notebooks/)")
     explorers.add_argument("--steps", type=int, default=4,
                            help="values visited per control (default: 4)")
+    explorers.add_argument("--pause", type=float, default=0.5,
+                           help="seconds the kernel idles between two changes (default: 0.5)")
     explorers.add_argument("--json", metavar="FILE", help="also write the measurements here")
     return parser
 
@@ -352,7 +354,7 @@ def _explorers(args):
 
     from .bench_explorers import bench_notebooks, format_explorer_table
 
-    rows = bench_notebooks(args.notebooks or None, n_steps=args.steps)
+    rows = bench_notebooks(args.notebooks or None, n_steps=args.steps, pause=args.pause)
     print(format_explorer_table(rows))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:

@@ -10,12 +10,16 @@ time of each change (the explorer's update *and* the render of its image) is rec
 * any other control (sizes, λ, α, seeds, dropdowns) is a **refit**: it moves to values not shown
   yet (*first visit*) and back to values shown before (*revisit*). Target: 1 s on a first visit.
 
+Between two changes the kernel idles for a moment (``--pause``, default 0.5 s), as it does while a
+class looks at the figure: explorers use that time to draw the neighbouring frames ahead.
+
 Times are medians and maxima per explorer and control. Speed is measured here, never asserted in
 a test: CI machines are shared.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import statistics
 import time
@@ -67,8 +71,12 @@ def _option_value(option):
     return option[1] if isinstance(option, tuple) else option
 
 
-def measure_explorer(explorer, n_steps=4):
-    """Time every control of one explorer; returns a list of row dicts (the explorer is reset)."""
+async def measure_explorer(explorer, n_steps=4, pause=0.5):
+    """Time every control of one explorer; returns a list of row dicts (the explorer is reset).
+
+    Between two changes the kernel idles for ``pause`` seconds, as it does while a class looks
+    at a figure (explorers draw neighbouring frames ahead then).
+    """
     rows = []
     for name, control in explorer.controls.items():
         plan = visit_plan(control, n_steps)
@@ -79,29 +87,34 @@ def measure_explorer(explorer, n_steps=4):
             start = time.perf_counter()
             control.value = value
             times[first].append(time.perf_counter() - start)
+            await asyncio.sleep(pause)
         explorer.reset()
+        await asyncio.sleep(pause)
         rows.append({"explorer": explorer.name, "control": name, "kind": control_kind(control),
                      "first": times[True], "revisit": times[False],
                      "error": None if explorer.last_error is None else str(explorer.last_error)})
     return rows
 
 
-def measure_live_explorers(n_steps=4):
+async def measure_live_explorers(n_steps=4, pause=0.5):
     """:func:`measure_explorer` over every explorer alive in this kernel."""
     from sslviz.widgets import live_explorers
 
-    return [row for explorer in live_explorers() for row in measure_explorer(explorer, n_steps)]
+    rows = []
+    for explorer in live_explorers():
+        rows += await measure_explorer(explorer, n_steps, pause)
+    return rows
 
 
 # -- outside: run the notebooks, collect, tabulate -----------------------------------------------
-def _bench_cell(n_steps):
-    return nbformat.v4.new_code_cell(
+def _bench_cell(n_steps, pause):
+    return nbformat.v4.new_code_cell(  # top-level await: the kernel's loop runs while it waits
         "import json as _json\n"
         "from sslviz.bench_explorers import measure_live_explorers as _measure\n"
-        f"print({_MARK!r} + _json.dumps(_measure({n_steps})))\n")
+        f"print({_MARK!r} + _json.dumps(await _measure({n_steps}, {pause})))\n")
 
 
-def bench_notebooks(notebooks=None, *, n_steps=4, timeout=900, progress=True):
+def bench_notebooks(notebooks=None, *, n_steps=4, pause=0.5, timeout=1800, progress=True):
     """Run each notebook and measure its explorers; returns rows with a ``notebook`` key."""
     from pathlib import Path
 
@@ -112,7 +125,7 @@ def bench_notebooks(notebooks=None, *, n_steps=4, timeout=900, progress=True):
     paths = [Path(p) for p in (default_notebooks() if notebooks is None else notebooks)]
     rows = []
     for path in tqdm(paths, desc="notebooks", disable=not progress):
-        cell = run_with_final_cell(path.resolve(), _bench_cell(n_steps), timeout=timeout)
+        cell = run_with_final_cell(path.resolve(), _bench_cell(n_steps, pause), timeout=timeout)
         for row in _marked_json(cell):
             rows.append({"notebook": path.stem, **row})
     return rows

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
@@ -44,7 +46,7 @@ def test_measure_explorer_moves_every_control_and_resets():
         ax.set_title(str(values))
 
     explorer = Explorer("bench-demo", figure, controls, update)
-    rows = measure_explorer(explorer, n_steps=2)
+    rows = asyncio.run(measure_explorer(explorer, n_steps=2, pause=0))
     assert [(r["control"], r["kind"], len(r["first"]), len(r["revisit"])) for r in rows] == [
         ("iteration", "replay", 2, 2), ("seed", "refit", 2, 2)]
     assert explorer.values() == {"iteration": 0, "seed": 5}

@@ -37,7 +37,8 @@ from ..export import (
     save_figure,
     style_context,
 )
-from .export_control import export_control
+from .export_control import FigureNotOnScreen, export_control
+from .frames import Frames, call_when_idle, frame_key, neighbour_values, replay_controls
 
 MAIN_CONTROL_PREFERENCE = ("n_labeled", "iteration")
 _LIVE = weakref.WeakValueDictionary()  # creation order -> explorer
@@ -55,7 +56,9 @@ class Explorer(widgets.VBox):
     controls : dict of str -> ipywidgets.ValueWidget
         Shown in this order; each change triggers ``update``.
     update : callable (dict of current values) -> None
-        Changes the figure's artists for the given control values.
+        Changes the figure's artists for the given control values. It must read the values from
+        its argument, never from the controls: frames are drawn ahead for values not (yet) on
+        the controls (see :mod:`sslviz.widgets.frames`).
     extra_controls : list of widgets, optional
         Shown beside the controls but not observed (e.g. a Play button linked to a slider).
     main : str, optional
@@ -81,7 +84,11 @@ class Explorer(widgets.VBox):
         self.redraw_seconds = float("nan")
         self._layout_frozen = False
         self._drawing = False
-        self._shown_values = None  # control values of the figure on screen
+        self._shown_values = None  # control values of the image on screen
+        self._figure_values = None  # control values the figure's artists show now
+        self._frames = Frames()
+        self._replay = replay_controls(self.controls)
+        self._ahead = 0  # number of the current chain of frames drawn ahead
         self.export = export_control(self.figure_on_screen, name, self.params)
         control_box = widgets.HBox(list(extra_controls) + list(self.controls.values()),
                                    layout=widgets.Layout(flex_flow="row wrap"))
@@ -113,39 +120,128 @@ class Explorer(widgets.VBox):
         return self.values()
 
     def redraw(self):
-        """Update the artists for the current values, render the figure, refresh the caption."""
+        """Show the figure for the current values, refresh the caption.
+
+        ``update`` edits the artists (cheap: it replays or looks up what was computed); the
+        figure is then rendered (the costly part), unless a frame for these very values was
+        rendered before and is still kept. Then frames next to this one along the replay
+        controls are drawn ahead when the kernel idles.
+
+        If the update fails, the error is shown under the figure and everything else keeps
+        describing the figure on screen: the image is not re-rendered, the caption still names
+        the values it shows, and the figure's artists are put back to those values (the update
+        is run again with them), so that the next update starts from the state the image shows.
+        The controls keep the value the student chose (a typo stays in its box to be corrected),
+        and :meth:`figure_on_screen` refuses to export until the controls and the figure agree.
+        """
         start = time.perf_counter()
+        values = self.values()
         self._drawing = True
         try:
-            with self._style():
-                self._update(self.values())
-                self.image.value = self._render()
+            self.image.value = self._draw(values)
         except Exception as error:  # shown to the student; kept for tests
             self.last_error = error
             self.error.value = (f"<span style='color:#b00'><b>{type(error).__name__}</b>: "
                                 f"{html.escape(str(error))}</span>")
+            self._restore_shown_figure()
             return
         finally:
             self._drawing = False
         self.last_error = None
         self.error.value = ""
-        self._shown_values = self.values()
+        self._shown_values = values
         self.caption.value = self.describe()
         self.redraw_seconds = time.perf_counter() - start
+        self._ahead += 1
+        self._draw_ahead(self._ahead)
+
+    def _draw(self, values):
+        """Update the artists for ``values``; render them unless a kept frame has these values.
+
+        Returns the PNG (kept for later visits).
+        """
+        self._figure_values = None  # half-updated until the update succeeds
+        with self._style():
+            self._update(dict(values))
+            self._figure_values = dict(values)
+            png = self._frames.get(frame_key(values))
+            if png is None:
+                png = self._render()
+                self._frames.put(frame_key(values), png)
+        return png
+
+    def _draw_ahead(self, chain):
+        """Render one not yet rendered neighbouring frame, then schedule the next (idle time)."""
+        if chain != self._ahead or self._drawing or self._shown_values is None:
+            return
+        shown = self._shown_values
+        todo = [v for v in neighbour_values(self.controls, shown, self._replay,
+                                            self._frames.capacity - 1)
+                if frame_key(v) not in self._frames]
+        if todo:
+            call_when_idle(lambda: self._draw_one_ahead(chain, todo[0]))
+
+    def _draw_one_ahead(self, chain, values):
+        if chain != self._ahead or self._drawing:
+            return
+        self._drawing = True
+        try:
+            self._draw(values)
+            with self._style():  # the artists go back to the frame on screen
+                self._update(dict(self._shown_values))
+            self._figure_values = dict(self._shown_values)
+        except Exception:  # drawing ahead is an optimisation: the visit will show the error
+            return
+        finally:
+            self._drawing = False
+        self._draw_ahead(chain)
+
+    def _restore_shown_figure(self):
+        """After a failed update, put the artists back to the values of the image on screen.
+
+        The controls keep the values the student chose: any control the restoring update moved
+        (e.g. a dropdown given another corpus's options) is set back, without a redraw.
+        """
+        if self._shown_values is None:
+            return
+        chosen = self.values()
+        self._drawing = True
+        try:
+            with self._style():
+                self._update(dict(self._shown_values))
+            self._figure_values = dict(self._shown_values)
+        except Exception:  # the figure stays half-redrawn; it is never exported as it is
+            self._shown_values = self._figure_values = None
+        finally:
+            for key, value in chosen.items():
+                if self.controls[key].value != value:
+                    with contextlib.suppress(Exception):
+                        self.controls[key].value = value
+            self._drawing = False
 
     def figure_on_screen(self):
-        """The figure, if it is the one of the controls' current values; else a RuntimeError.
+        """The figure, if it is the one of the controls' current values; else a
+        :class:`FigureNotOnScreen` error (a ``RuntimeError``) that says why.
 
-        After a failed update the figure may be half-redrawn (and the image on screen is the
-        previous one): exporting it would put a figure that was never shown on a slide.
+        After a failed update the controls hold values the image does not show (and the figure
+        may have been half-redrawn before it was restored): exporting it would put a figure that
+        was never on screen, named after values it does not show, on a slide.
         """
         if self.last_error is not None or self._shown_values != self.values():
             reason = (f"the last update failed ({type(self.last_error).__name__}: "
                       f"{self.last_error})" if self.last_error is not None
                       else "the controls changed since it was drawn")
-            raise RuntimeError(f"not exporting {self.name}: the figure does not match the "
-                               f"controls, because {reason}. Change the control back to a "
-                               "valid value, then export.")
+            raise FigureNotOnScreen(f"not exporting {self.name}: the figure does not match the "
+                                    f"controls, because {reason}. Change the control back to a "
+                                    "valid value, then export.")
+        if self._figure_values != self._shown_values:  # frames were drawn ahead since
+            self._drawing = True
+            try:
+                with self._style():
+                    self._update(dict(self._shown_values))
+                self._figure_values = dict(self._shown_values)
+            finally:
+                self._drawing = False
         return self.figure
 
     def describe(self):
