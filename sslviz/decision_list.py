@@ -44,7 +44,7 @@ from sklearn.feature_extraction import DictVectorizer
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .validation import check_int, check_number
+from .validation import check_int, check_labels, check_number
 
 
 # -- features ------------------------------------------------------------------------------------
@@ -201,6 +201,7 @@ class DecisionList(ClassifierMixin, BaseEstimator):
         """
         check_number("alpha", self.alpha, above=0)
         check_int("min_count", self.min_count, minimum=1)
+        check_labels(y)
         X, y = validate_data(self, X, y, accept_sparse="csr")
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)

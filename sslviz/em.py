@@ -249,12 +249,13 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         check_number("unlabeled_weight (λ)", self.unlabeled_weight, minimum=0, maximum=1)
         check_int("n_components", self.n_components, minimum=1)
         check_int("max_iter", self.max_iter, minimum=0)
+        check_number("tol", self.tol, minimum=0)
         check_choice("record", self.record, ("full", "summary"))
         if self.init not in ("labeled", "random"):
             raise ValueError(f"init must be 'labeled' or 'random', got {self.init!r}")
         if self.annealing is not None:
             schedule = np.asarray(self.annealing, dtype=float)
-            if (schedule.ndim != 1 or len(schedule) == 0 or np.any(schedule <= 0)
+            if (schedule.ndim != 1 or len(schedule) == 0 or not np.all(schedule > 0)
                     or np.any(np.diff(schedule) < 0) or schedule[-1] != 1.0):
                 raise ValueError("annealing must be an increasing sequence of inverse "
                                  "temperatures in (0, 1] ending at 1.0, e.g. (0.2, 0.5, 1.0); "

@@ -83,7 +83,41 @@ def labeled_mask(y):
             if isinstance(value, str) and value == "-1":
                 raise ValueError("y holds the string '-1', which would become a class: mark "
                                  "unlabeled rows with the number -1")
-    return ~is_unlabeled(y)
+    unlabeled = is_unlabeled(y)
+    if y.dtype.kind == "O":
+        _check_one_label_type(y[~unlabeled])
+    return ~unlabeled
+
+
+def check_labels(y):
+    """Refuse labels a supervised estimator would mistake or choke on; returns ``y``.
+
+    Refuses missing labels (NaN, None) and a mix of string and number labels (which would
+    otherwise end in a ``TypeError`` while sorting the classes). ``-1`` is an ordinary class here.
+    The shape is left to scikit-learn's ``validate_data`` (which also says that a ``None``
+    target is required, and turns a column vector into a 1-D target with a warning).
+    """
+    if y is None:
+        return y
+    values = np.asarray(y).ravel()
+    if values.dtype.kind == "f" and np.isnan(values).any():
+        raise ValueError("y holds NaN labels: give every row a class")
+    if values.dtype.kind == "O":
+        if any(value is None or (isinstance(value, float) and math.isnan(value))
+               for value in values):
+            raise ValueError("y holds missing labels (None or NaN): give every row a class")
+        _check_one_label_type(values)
+    return y
+
+
+def _check_one_label_type(labels):
+    kinds = {"string" if isinstance(value, str | bytes) else "number" for value in labels}
+    if len(kinds) > 1:
+        strings = [v for v in labels if isinstance(v, str | bytes)][:2]
+        numbers = [v for v in labels if not isinstance(v, str | bytes)][:2]
+        raise ValueError(f"y mixes string labels ({strings} ...) and number labels ({numbers} "
+                         "...): give every class the same type of label (-1 alone may mark "
+                         "unlabeled rows)")
 
 
 def resolve_classes(labels, classes=None, *, require_every_class=True, min_classes=1,

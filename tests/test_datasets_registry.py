@@ -34,6 +34,7 @@ from sslviz.datasets.__main__ import main
 from sslviz.datasets.registry import AcceptedCopy, DataFile, Dataset, get_dataset
 
 fetch_module = importlib.import_module("sslviz.datasets.fetch")
+verify_module = importlib.import_module("sslviz.datasets.verify")
 paths_module = importlib.import_module("sslviz.datasets.paths")
 
 REPO = Path(__file__).resolve().parent.parent
@@ -211,13 +212,13 @@ def test_cache_dir(monkeypatch, tmp_path):
 
 def test_file_sha256_is_memoized_per_size_and_mtime(monkeypatch, tmp_path):
     calls = []
-    real_hash = fetch_module._hash_file
+    real_hash = verify_module._hash_file
 
     def counting_hash(path):
         calls.append(path)
         return real_hash(path)
 
-    monkeypatch.setattr(fetch_module, "_hash_file", counting_hash)
+    monkeypatch.setattr(verify_module, "_hash_file", counting_hash)
     path = tmp_path / "f.bin"
     path.write_bytes(PAYLOAD)
     assert file_sha256(path) == PAYLOAD_SHA
@@ -294,13 +295,39 @@ def test_corrupt_file_is_refused_with_both_checksums(monkeypatch, folder):
 
 def test_unverified_copy_is_accepted_with_a_warning_showing_its_sha(monkeypatch, folder):
     official = AcceptedCopy("official.bin", None, "no checksum published")
-    _register(monkeypatch, _toy_file(name="official.bin", sha=OTHER_SHA, extra=(official,)))
-    # The first accepted copy has the same name but another sha: this file is "unverified".
+    course = AcceptedCopy("course.bin", OTHER_SHA, "course copy")
+    _register(monkeypatch, DataFile("official.bin", None, (course, official)))
+    # No checksum is known for the name official.bin: its bytes are accepted, "unverified".
     (folder / "official.bin").write_bytes(PAYLOAD)
     with pytest.warns(fetch_module.UnverifiedFileWarning, match=PAYLOAD_SHA):
         assert locate("toy", data_dir=folder) == folder / "official.bin"
     [row] = status("toy", data_dir=folder)
     assert row.state == "present (unverified)"
+
+
+def test_a_name_with_a_known_checksum_cannot_also_be_unverified():
+    with pytest.raises(ValueError, match="'same.bin' has a known sha256 and also an unverified"):
+        DataFile("same.bin", None, (AcceptedCopy("same.bin", PAYLOAD_SHA, "course copy"),
+                                    AcceptedCopy("same.bin", None, "official, no checksum")))
+
+
+@pytest.mark.parametrize(("name", "file"), [("r8", "r8-train-all-terms.txt"),
+                                            ("r8", "r8-test-all-terms.txt"),
+                                            ("webkb_stemmed", "webkb-train-stemmed.txt"),
+                                            ("splice", "splice.data")])
+def test_course_copies_under_official_names_are_the_reference(monkeypatch, folder, name, file):
+    """Defect 4 of issue 13: a truncated file of such a name was "present (unverified)"."""
+    data_file = REGISTRY[name].file(file)
+    assert [copy.filename for copy in data_file.accepted] == [file]
+    assert all(copy.sha256 for copy in data_file.accepted)
+    (folder / file).write_bytes(b"label\tsome words\n")  # the wrong bytes under the right name
+    [row] = [row for row in status(name, data_dir=folder) if row.file == file]
+    assert row.state == "corrupt"
+    with pytest.raises(ChecksumMismatchError, match="matches no accepted copy"):
+        locate(name, file, data_dir=folder)
+    monkeypatch.setenv("SSLVIZ_DATA", str(folder))
+    assert main(["missing", name]) == 1
+    assert main(["status", name]) == 1
 
 
 def test_verified_copy_preferred_over_unverified(monkeypatch, folder):

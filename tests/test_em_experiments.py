@@ -52,8 +52,10 @@ def cache(tmp_path, monkeypatch):
 
 
 def test_split_accuracies_equals_a_manual_computation():
-    nb_acc, em_acc, n_iter = split_accuracies(X, Y, 6, 3, test_rows=TEST_ROWS, n_unlabeled=120,
-                                              alpha=0.5, unlabeled_weight=0.3, max_iter=7)
+    nb_acc, em_acc, n_iter, alpha = split_accuracies(X, Y, 6, 3, test_rows=TEST_ROWS,
+                                                     n_unlabeled=120, alpha=0.5,
+                                                     unlabeled_weight=0.3, max_iter=7)
+    assert alpha == 0.5
     split = split_labeled(Y, 6, n_unlabeled=120, test_rows=TEST_ROWS, random_state=3)
     labeled = split.labeled
     # NB: scikit-learn's MultinomialNB on the labeled rows with the prior smoothed as EM does
@@ -83,7 +85,7 @@ def test_learning_curve_shapes_and_values():
         for j, seed in enumerate(CURVE["seeds"]):
             expected = split_accuracies(X, Y, size, seed, **params)
             assert (curve.nb_accuracy[i, j], curve.em_accuracy[i, j],
-                    curve.em_iterations[i, j]) == expected
+                    curve.em_iterations[i, j], curve.alpha[i, j]) == expected
     # EM helps on this corpus with few labels (a sanity check of what is stored where)
     assert curve.em_accuracy[0].mean() > curve.nb_accuracy[0].mean()
 
@@ -100,8 +102,9 @@ def test_learning_curve_is_deterministic():
 def test_split_result_is_split_accuracies_as_arrays():
     params = {k: CURVE[k] for k in ("test_rows", "n_unlabeled", "alpha", "max_iter")}
     result = split_result(X, Y, 6, 1, **params)
-    nb, em, n_iter = split_accuracies(X, Y, 6, 1, **params)
-    assert result == {"nb_accuracy": nb, "em_accuracy": em, "em_iterations": n_iter}
+    nb, em, n_iter, alpha = split_accuracies(X, Y, 6, 1, **params)
+    assert result == {"nb_accuracy": nb, "em_accuracy": em, "em_iterations": n_iter,
+                      "alpha": alpha}
     assert all(isinstance(value, np.generic) for value in result.values())
 
 

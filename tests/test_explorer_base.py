@@ -126,3 +126,165 @@ def test_projector_style_applies_to_explorers_created_while_it_is_on():
                                            ("", False), ("off", False)])
 def test_projector_environment_variable(value, on):
     assert sslviz.export._env_flag(value) is on
+
+
+# -- a failed update: the export button refuses, the figure stays the one on screen -------------
+def failing_explorer():
+    """A line whose slope is ``n_labeled``; slopes above 6 fail *after* the line was moved (the
+    worst case: an update that changes artists before it fails)."""
+    controls = {"n_labeled": widgets.IntSlider(3, min=1, max=10),
+                "kind": widgets.Dropdown(options=["a", "b"])}
+    with style_context():
+        figure = Figure(figsize=(4, 3))
+        ax = figure.add_subplot()
+        (line,) = ax.plot([0, 1], [0, 0])
+
+    def update(values):
+        line.set_ydata([0, values["n_labeled"]])
+        if values["n_labeled"] > 6:
+            raise ValueError(f"slope {values['n_labeled']} is too steep")
+        ax.set_title(f"slope {values['n_labeled']} ({values['kind']})")
+
+    return Explorer("test-fail", figure, controls, update)
+
+
+def click_export(explorer):
+    explorer.export.controls["button"].click()
+    return explorer.export.controls["label"].value
+
+
+def test_export_button_refuses_after_a_failed_update_and_says_why(_figures_dir):
+    explorer = failing_explorer()
+    name = figure_basename("test-fail", {"n_labeled": 3, "kind": "a"})
+    assert click_export(explorer).startswith(f"Saved {name}.")
+    before = set(_figures_dir.iterdir())
+    explorer.controls["n_labeled"].value = 8
+    label = click_export(explorer)
+    assert label.startswith("Not exported: not exporting test-fail: the figure does not match")
+    assert "ValueError: slope 8 is too steep" in label
+    assert explorer.export.last_paths == []
+    assert set(_figures_dir.iterdir()) == before  # nothing named n_labeled-8 was written
+    explorer.controls["kind"].value = "b"  # still failing: still refused
+    assert click_export(explorer).startswith("Not exported:")
+    explorer.controls["n_labeled"].value = 5
+    name = figure_basename("test-fail", {"n_labeled": 5, "kind": "b"})
+    assert click_export(explorer).startswith(f"Saved {name}.")
+    assert explorer.export.last_paths[0].name == f"{name}.png"
+
+
+def test_a_failed_update_leaves_caption_image_and_figure_as_on_screen():
+    explorer = failing_explorer()
+    explorer.controls["n_labeled"].value = 5
+    image, caption = bytes(explorer.image.value), explorer.caption.value
+    explorer.controls["n_labeled"].value = 9
+    assert isinstance(explorer.last_error, ValueError)
+    assert "slope 9 is too steep" in explorer.error.value
+    assert explorer.controls["n_labeled"].value == 9  # the student's value stays, to be fixed
+    assert explorer.caption.value == caption == "n_labeled=5, kind=a"
+    assert bytes(explorer.image.value) == image
+    # the update had moved the line to slope 9 before failing: it is back at the slope on screen
+    line = explorer.figure.axes[0].lines[0]
+    np.testing.assert_array_equal(line.get_ydata(), [0, 5])
+    assert explorer.figure.axes[0].get_title() == "slope 5 (a)"
+    with pytest.raises(RuntimeError, match="the last update failed"):
+        explorer.figure_on_screen()
+    explorer.controls["n_labeled"].value = 2
+    assert explorer.last_error is None and explorer.error.value == ""
+    assert explorer.caption.value == "n_labeled=2, kind=a"
+    assert explorer.figure_on_screen() is explorer.figure
+
+
+def test_a_failure_in_the_restoring_update_still_refuses_export():
+    explorer = failing_explorer()
+    calls = []
+    original = explorer._update
+
+    def flaky(values):
+        calls.append(dict(values))
+        raise OSError("disk gone")
+
+    explorer._update = flaky
+    explorer.controls["n_labeled"].value = 4  # fails, and so does the restoring update
+    assert calls == [{"n_labeled": 4, "kind": "a"}, {"n_labeled": 3, "kind": "a"}]
+    explorer._update = original
+    explorer.controls["n_labeled"].value = 3  # back at the caption's values, but not redrawn
+    assert explorer.last_error is None  # this redraw succeeded: export is allowed again
+    assert explorer.figure_on_screen() is explorer.figure
+
+
+def test_the_restoring_update_does_not_move_the_students_controls():
+    controls = {"corpus": widgets.Dropdown(options=["A", "B"]),
+                "size": widgets.Dropdown(options=["1", "2"])}
+    figure = Figure()
+    options = {"A": ["1", "2"], "B": ["3", "4"]}
+
+    def update(values):  # like the vocabulary explorer: a corpus brings its own options
+        size = controls["size"]
+        if list(size.options) != options[values["corpus"]]:
+            size.options = options[values["corpus"]]
+        if controls["size"].value == "4":
+            raise ValueError("no run for size 4")
+
+    explorer = Explorer("t", figure, controls, update)
+    explorer.controls["corpus"].value = "B"
+    explorer.controls["size"].value = "4"
+    assert isinstance(explorer.last_error, ValueError)
+    assert explorer.values() == {"corpus": "B", "size": "4"}
+    assert explorer.caption.value == "corpus=B, size=3"
+
+
+def test_export_explorers_refuses_an_explorer_in_error(tmp_path):
+    for other in live_explorers():
+        other.close()
+    explorer = failing_explorer()
+    explorer.controls["n_labeled"].value = 7
+    with pytest.raises(RuntimeError, match="not exporting test-fail"):
+        export_explorers(tmp_path, reset=False, formats=("png",))
+    assert list(tmp_path.iterdir()) == []
+    explorer.close()
+
+
+# -- the two failures the issue reported, in the lecture explorers ------------------------------
+def objective_curve(explorer):
+    return explorer.figure.axes[1].lines[0].get_ydata()
+
+
+def test_top_words_explorer_never_mixes_two_seeds():
+    from test_em_widgets import N_UNLABELED, make_corpus, reference_run
+
+    from sslviz.widgets.em import top_words_explorer
+
+    corpus = make_corpus()
+    explorer = top_words_explorer(corpus, target="topic1", n_unlabeled=N_UNLABELED, k=5)
+    seed0 = reference_run(corpus, 0).model.trace_.values("objective")
+    seed3 = reference_run(corpus, 3).model.trace_.values("objective")
+    assert not np.allclose(seed0[: len(seed3)], seed3[: len(seed0)])
+    np.testing.assert_allclose(objective_curve(explorer), seed0)
+    explorer.controls["target"].value = None  # no class chosen: the update fails
+    explorer.controls["seed"].value = 3  # fails again, after drawing seed 3's curves
+    assert explorer.last_error is not None
+    np.testing.assert_allclose(objective_curve(explorer), seed0)  # back to the image's seed
+    assert explorer.caption.value.startswith("iteration=0, target=topic1, seed=0")
+    label = click_export(explorer)
+    assert label.startswith("Not exported:") and explorer.export.last_paths == []
+    explorer.controls["target"].value = "topic1"
+    assert explorer.last_error is None
+    np.testing.assert_allclose(objective_curve(explorer), seed3)
+    assert click_export(explorer).startswith("Saved ")
+    assert "seed-3" in explorer.export.last_paths[0].name
+
+
+def test_word_box_typo_is_not_exported_under_the_typed_name(_figures_dir):
+    from test_what_is_ssl_word_association import TEST_ROWS, make_corpus
+
+    from sslviz.widgets.what_is_ssl import word_association_explorer
+
+    explorer = word_association_explorer(make_corpus(), test_rows=TEST_ROWS, n_labeled=4, k=3,
+                                         sizes=(2, 4, 8))
+    explorer.controls["words"].value = "b1, nosuchword"
+    assert "nosuchword" in explorer.error.value
+    label = click_export(explorer)
+    assert label.startswith("Not exported:") and "nosuchword" in label
+    assert not any("nosuchword" in path.name for path in _figures_dir.iterdir())
+    explorer.controls["words"].value = "b1"
+    assert click_export(explorer).startswith("Saved ")

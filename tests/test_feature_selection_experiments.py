@@ -313,3 +313,52 @@ def test_vocabulary_sweep_result_is_a_frozen_record():
     assert sweep.size_labels() == ["5", "all"]
     with pytest.raises(AttributeError):
         sweep.sizes = None
+
+
+# -- smoothing chosen on the labeled documents of each feature set --------------------------------
+def test_sweep_with_chosen_alpha_picks_it_per_feature_set_size_and_split(corpus, tmp_path,
+                                                                         monkeypatch):
+    from sslviz.tuning import choose_alpha
+
+    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))
+    X, y, vocabulary, test_rows = corpus
+    grid = (1.0, 0.1, 0.01)
+    sweep = vocabulary_sweep(X, y, vocabulary, feature_sets={"frequency": ("frequency", None)},
+                             sizes=(5, ALL_WORDS), label_sizes=(1, 4), seeds=(0, 1),
+                             test_rows=test_rows, n_unlabeled=100, progress=False,
+                             alpha="chosen", alpha_grid=grid, max_iter=3)
+    assert sweep.alpha.shape == (1, 2, 2, 2)
+    for j, n_labeled in enumerate((1, 4)):
+        for k, size in enumerate((5, None)):
+            for seed in (0, 1):
+                split = split_labeled(y, n_labeled, per_class=True, n_unlabeled=100,
+                                      test_rows=test_rows, random_state=seed)
+                y_semi = split.semi_supervised_targets(y)
+                cols = np.sort(select_features(X[split.train], "frequency", size, y=y_semi))
+                choice = choose_alpha(X[split.labeled][:, cols], y[split.labeled], grid=grid,
+                                      random_state=seed)
+                assert choice.criterion == ("evidence" if n_labeled == 1 else
+                                            "4-fold cv accuracy")
+                assert sweep.alpha[0, j, k, seed] == choice.value
+                nb = smoothed_nb(X[split.labeled][:, cols], y[split.labeled], choice.value, 3)
+                expected = np.mean(nb.predict(X[test_rows][:, cols]) == y[test_rows])
+                assert sweep.nb_accuracy[0, j, k, seed] == pytest.approx(expected)
+    with pytest.raises(ValueError, match="alpha must be a number > 0 or 'chosen', got 'auto'"):
+        vocabulary_sweep(X, y, vocabulary, feature_sets={"frequency": ("frequency", None)},
+                         sizes=(5,), label_sizes=(1,), seeds=(0,), test_rows=test_rows,
+                         n_unlabeled=100, progress=False, use_cache=False, alpha="auto")
+
+
+def test_astray_run_with_chosen_alpha_uses_the_evidence_of_its_columns():
+    from sslviz.tuning import choose_alpha
+
+    X, y, test_rows = astray_corpus()
+    columns = np.arange(0, X.shape[1], 2)
+    run = astray_run(X, y, columns, n_labeled=1, seed=0, test_rows=test_rows, n_unlabeled=150,
+                     alpha="chosen", max_iter=3)
+    labeled = run.split.labeled
+    choice = choose_alpha(X[labeled][:, columns], y[labeled])
+    assert choice.criterion == "evidence" and run.model.alpha == choice.value
+    oracle = MultinomialNB(alpha=choice.value).fit(X[run.split.train][:, columns],
+                                                   y[run.split.train])
+    np.testing.assert_allclose(run.reference_log_prob, oracle.feature_log_prob_)

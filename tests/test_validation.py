@@ -8,6 +8,7 @@ import pytest
 from sslviz.validation import (
     check_choice,
     check_int,
+    check_labels,
     check_number,
     labeled_mask,
     resolve_classes,
@@ -89,3 +90,25 @@ def test_resolve_classes():
         resolve_classes(np.array([0]), classes=[0, 1], require_every_class=False), [0, 1])
     with pytest.raises(ValueError, match="needs at least 2"):
         resolve_classes(np.array([3, 3]), min_classes=2)
+
+
+def test_labeled_mask_refuses_a_mix_of_string_and_number_classes():
+    np.testing.assert_array_equal(labeled_mask(np.array(["ham", -1, "spam"], dtype=object)),
+                                  [True, False, True])
+    with pytest.raises(ValueError, match=r"y mixes string labels \(\['ham'\] ...\) and number "
+                                         r"labels \(\[3\] ...\)"):
+        labeled_mask(np.array(["ham", -1, 3], dtype=object))
+
+
+def test_check_labels_for_supervised_estimators():
+    y = np.array(["ham", "spam", -1], dtype=object)
+    with pytest.raises(ValueError, match="mixes string labels"):
+        check_labels(y)  # here -1 is a class, a number among strings
+    assert check_labels(None) is None
+    column = np.array([[0], [1]])
+    assert check_labels(column) is column  # shapes are scikit-learn's business
+    with pytest.raises(ValueError, match="NaN labels"):
+        check_labels(np.array([0.0, np.nan]))
+    with pytest.raises(ValueError, match="missing labels"):
+        check_labels(np.array(["a", None], dtype=object))
+    np.testing.assert_array_equal(check_labels([0, -1, 2]), [0, -1, 2])

@@ -5,8 +5,9 @@
 ``path``                print the data folder and how it was chosen, and the cache folder
 ``missing [NAME ...]``  print the missing or corrupt files, one per line (for scripts)
 
-The exit code is 0 when everything requested is present, 1 otherwise (with a message saying what
-to do on stderr); unknown names also give 1.
+The exit code is 0 when everything requested is present (verified or, for names without a known
+checksum, unverified), 1 otherwise: a missing, corrupt or unreadable file, or a folder where a
+file should be (with a message saying what to do on stderr); unknown names also give 1.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import argparse
 import sys
 
 from sslviz.datasets.fetch import (
-    PRESENT,
     UNVERIFIED,
     ChecksumMismatchError,
     DatasetMissingError,
@@ -26,8 +26,7 @@ from sslviz.datasets.fetch import (
 )
 from sslviz.datasets.paths import DataFolderError, cache_dir, data_dir_origin
 from sslviz.datasets.registry import REGISTRY
-
-_OK_STATES = (PRESENT, UNVERIFIED)
+from sslviz.datasets.verify import OK_STATES
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -51,6 +50,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _status(names) -> int:
     rows = status(names)
+    problems = ensure(names)
     width_dataset = max(len("dataset"), *(len(row.dataset) for row in rows))
     width_file = max(len("file"), *(len(row.file) for row in rows))
     width_state = max(len("state"), *(len(row.state) for row in rows))
@@ -62,7 +62,6 @@ def _status(names) -> int:
         if row.state == UNVERIFIED:
             print(f"note: {row.path} has no published checksum; sha256 "
                   f"{file_sha256(row.path)} (UNVERIFIED)")
-    problems = ensure(names)
     for problem in problems:
         print(f"\n{problem}", file=sys.stderr)
     return 1 if problems else 0
@@ -75,7 +74,7 @@ def _fetch_command(names) -> int:
 
 
 def _missing(names) -> int:
-    rows = [row for row in status(names) if row.state not in _OK_STATES]
+    rows = [row for row in status(names) if row.state not in OK_STATES]
     for row in rows:
         print(row.file)
     return 1 if rows else 0

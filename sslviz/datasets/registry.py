@@ -13,6 +13,11 @@ of it that the package accepts (:class:`AcceptedCopy`), each with the sha256 tha
   CMU archive, Reuters' UCI archive, ...). Such a copy is accepted but always reported as
   *unverified*, together with its computed sha256, so that nobody mistakes it for a checked file.
 
+One rule keeps damaged files out: **a file name with a known checksum must match it.** Where the
+course copy has the official name (R8, stemmed WebKB, splice), its sha256 is the reference for
+that name, and no unverified entry of the same name may exist (a :class:`DataFile` refuses one):
+otherwise a truncated copy would pass as "present (unverified)".
+
 The registry holds facts only; finding, hashing and downloading the files is done in
 :mod:`sslviz.datasets.fetch`. ``REGISTRY`` is an ordinary dict so that tests can substitute an
 entry (``monkeypatch.setitem(REGISTRY, name, dataset)``); the entries themselves are frozen.
@@ -77,6 +82,13 @@ class DataFile:
     def __post_init__(self):
         if not self.accepted:
             raise ValueError(f"DataFile {self.name!r} must accept at least one copy")
+        for filename in self.filenames:
+            shas = [copy.sha256 for copy in self.accepted if copy.filename == filename]
+            if None in shas and any(shas):
+                raise ValueError(
+                    f"DataFile {self.name!r}: {filename!r} has a known sha256 and also an "
+                    "unverified entry (sha256=None); a name with a known checksum must match "
+                    "it, so drop the unverified entry (or give that copy another name)")
 
     @property
     def filenames(self) -> tuple[str, ...]:
@@ -298,8 +310,12 @@ def _cachopo(name: str, shas: dict[str, str], description: str) -> Dataset:
             name=filename,
             url=legacy + filename,
             accepted=(
-                AcceptedCopy(filename, sha, f"course copy (unverified copy); {_MANIFEST}"),
-                _unverified_official(filename, "Ana Cardoso-Cachopo's site"),
+                AcceptedCopy(
+                    filename, sha,
+                    "course copy, verbatim from a public repository; no official checksum is "
+                    "published, so this sha256 is the reference for the name (Cardoso-Cachopo's "
+                    f"own file must equal it to be accepted); {_MANIFEST}",
+                ),
             ),
             source=f"{page} (older direct links under {legacy})",
         )
@@ -404,9 +420,9 @@ def _splice() -> Dataset:
                         "splice.data",
                         "ebbae10c85d3c285e2a2489a37e42bc2ee8d91d15005e391a9962fa3389a114f",
                         "course copy: a repository's splice.csv minus its added header line; "
-                        + _MANIFEST,
+                        "no official checksum is published, so this sha256 is the reference "
+                        "for the name (UCI's file must equal it to be accepted); " + _MANIFEST,
                     ),
-                    _unverified_official("splice.data", "the UCI repository"),
                 ),
                 source="https://archive.ics.uci.edu/dataset/69/molecular+biology+splice+junction+gene+sequences",
             ),

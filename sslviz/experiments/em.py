@@ -1,4 +1,5 @@
-"""Experiments of the EM lecture (04): seeded EM runs, NB vs EM learning curves, choosing λ.
+"""Experiments of the EM lecture (04): seeded EM runs, NB vs EM learning curves, choosing λ,
+and what the smoothing constant does.
 
 A learning curve repeats, for every labeled-set size and every seed, one stratified split of a
 vectorized corpus (:func:`sslviz.splits.split_labeled`) and fits the supervised Naive Bayes (EM's
@@ -6,23 +7,50 @@ iteration 0) and semi-supervised EM on it. Each (size, seed) is one job of
 :func:`sslviz.experiments.runner.run_jobs`: cached on disk (kind ``"curves"``, keyed by the data's
 digest, every parameter and :data:`CACHE_VERSION`), run in parallel, resumable. Cost:
 ``len(sizes) × len(seeds)`` EM fits the first time, nothing afterwards.
+
+Smoothing is chosen, not fixed: ``alpha="chosen"`` (:data:`CHOSEN`) picks, on every split, the
+α of multinomial NB from a grid with :func:`sslviz.tuning.choose_alpha` on the *labeled rows
+only* (cross-validated accuracy when every class has two labeled documents, the
+Dirichlet-multinomial evidence otherwise), and both NB and EM's M-step use it. EM gets no
+separate choice: the α that is best for the labeled documents is the one EM starts from and
+keeps (choosing it by semi-supervised cross-validation would cost a full EM fit per fold and α).
+:func:`smoothing_sweep` fits NB and EM at every α of a grid on the same splits, to show what the
+choice is worth and what a bad α does (the share of test documents sent to one class).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import clone
 
 from ..cache import data_digest
 from ..em import SemiSupervisedNB, accuracy_by_iteration
+from ..em_smoothing import smoothing_mass
 from ..splits import split_labeled
-from ..tuning import choose_by_cv
+from ..tuning import ALPHA_GRID, choose_alpha, choose_by_cv
+from ..validation import check_number
 from .runner import run_jobs
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
+CHOSEN = "chosen"
+"""``alpha=CHOSEN``: choose α on each split's labeled rows (:func:`chosen_alpha`)."""
+WIDE_ALPHA_GRID = (*ALPHA_GRID, 0.0003, 0.0001)
+""":data:`sslviz.tuning.ALPHA_GRID` extended downwards: with 166,000 words and no stop list the
+labeled rows' choice sits at ALPHA_GRID's smallest value, so the grid must go further."""
+
+
+def chosen_alpha(X, y, alpha, *, grid=ALPHA_GRID, random_state=None):
+    """``alpha`` itself, or with ``alpha="chosen"`` the α :func:`sslviz.tuning.choose_alpha`
+    picks from ``grid`` on the labeled rows of (X, y) (``-1`` = unlabeled)."""
+    if isinstance(alpha, str):
+        if alpha != CHOSEN:
+            raise ValueError(f"alpha must be a number > 0 or {CHOSEN!r}, got {alpha!r}")
+        return float(choose_alpha(X, y, grid=grid, random_state=random_state).value)
+    return check_number("alpha", alpha, above=0)
 
 
 @dataclass(frozen=True)
@@ -34,6 +62,7 @@ class LearningCurve:
     nb_accuracy: np.ndarray  # (n_sizes, n_seeds)
     em_accuracy: np.ndarray  # (n_sizes, n_seeds)
     em_iterations: np.ndarray  # (n_sizes, n_seeds) EM iterations run
+    alpha: np.ndarray | None = None  # (n_sizes, n_seeds) the smoothing NB and EM used
 
     def at(self, size):
         """(NB accuracies, EM accuracies) over the seeds at one recorded size."""
@@ -43,40 +72,54 @@ class LearningCurve:
         return self.nb_accuracy[matches[0]], self.em_accuracy[matches[0]]
 
 
-def split_accuracies(X, y, n_labeled, seed, *, test_rows, n_unlabeled, **em_params):
-    """Fit NB and EM on one seeded split; returns (NB accuracy, EM accuracy, EM iterations)."""
+class SplitAccuracies(NamedTuple):
+    """What :func:`split_accuracies` measured on one split."""
+
+    nb_accuracy: float
+    em_accuracy: float
+    em_iterations: int
+    alpha: float  # the smoothing both models used (chosen on the labeled rows, or given)
+
+
+def split_accuracies(X, y, n_labeled, seed, *, test_rows, n_unlabeled, alpha=1.0,
+                     alpha_grid=ALPHA_GRID, **em_params):
+    """Fit NB and EM on one seeded split (the same α for both); returns
+    :class:`SplitAccuracies`. ``alpha="chosen"`` picks α on the split's labeled rows
+    (:func:`chosen_alpha`, cross-validation seeded by ``seed``)."""
     split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, test_rows=test_rows,
                           random_state=seed)
     X_train, y_train = X[split.train], split.semi_supervised_targets(y)
-    params = {**em_params, "record": "summary"}
+    alpha = chosen_alpha(X_train, y_train, alpha, grid=alpha_grid, random_state=seed)
+    params = {**em_params, "alpha": alpha, "record": "summary"}
     nb = SemiSupervisedNB(**{**params, "max_iter": 0}).fit(X_train, y_train)
     em = SemiSupervisedNB(**params).fit(X_train, y_train)
     X_test, y_test = X[split.test], y[split.test]
-    return (float(np.mean(nb.predict(X_test) == y_test)),
-            float(np.mean(em.predict(X_test) == y_test)), em.n_iter_)
+    return SplitAccuracies(float(np.mean(nb.predict(X_test) == y_test)),
+                           float(np.mean(em.predict(X_test) == y_test)), int(em.n_iter_), alpha)
 
 
 def split_result(X, y, n_labeled, seed, **kwargs):
     """:func:`split_accuracies` as the dict of arrays a :func:`run_jobs` job returns."""
-    nb, em, n_iter = split_accuracies(X, y, n_labeled, seed, **kwargs)
+    nb, em, n_iter, alpha = split_accuracies(X, y, n_labeled, seed, **kwargs)
     return {"nb_accuracy": np.float64(nb), "em_accuracy": np.float64(em),
-            "em_iterations": np.int64(n_iter)}
+            "em_iterations": np.int64(n_iter), "alpha": np.float64(alpha)}
 
 
-def refit_at_size(X, y, *, seeds, test_rows, n_unlabeled, max_iter=10):
+def refit_at_size(X, y, *, seeds, test_rows, n_unlabeled, max_iter=10, alpha_grid=ALPHA_GRID):
     """A cached ``(n_labeled, unlabeled_weight, alpha) -> (nb, em)`` of accuracies over ``seeds``.
 
     For explorers whose λ and smoothing sliders refit one labeled-set size: each setting is
-    fitted once (``len(seeds)`` splits) and remembered.
+    fitted once (``len(seeds)`` splits) and remembered. ``alpha`` may be ``"chosen"``
+    (picked from ``alpha_grid`` on each split's labeled rows).
     """
 
     @lru_cache(maxsize=64)
     def refit(n_labeled, unlabeled_weight, alpha):
         results = [split_accuracies(X, y, n_labeled, seed, test_rows=test_rows,
-                                    n_unlabeled=n_unlabeled, alpha=alpha,
+                                    n_unlabeled=n_unlabeled, alpha=alpha, alpha_grid=alpha_grid,
                                     unlabeled_weight=unlabeled_weight, max_iter=max_iter)
                    for seed in seeds]
-        nb, em, _ = zip(*results, strict=True)
+        nb, em = ([r[i] for r in results] for i in (0, 1))
         return np.array(nb), np.array(em)
 
     return refit
@@ -105,11 +148,14 @@ def learning_curve(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True
     n_jobs : int or None
         Fits run in parallel processes (joblib; ``-1`` = all cores). Results do not depend on it.
     **em_params
-        Parameters of :class:`SemiSupervisedNB` (``alpha``, ``unlabeled_weight``, ``max_iter``...).
+        Parameters of :class:`SemiSupervisedNB` (``alpha``, ``unlabeled_weight``, ``max_iter``...);
+        ``alpha="chosen"`` picks α on every split's labeled rows, from ``alpha_grid`` (default
+        :data:`sslviz.tuning.ALPHA_GRID`).
 
     Returns
     -------
     LearningCurve
+        ``alpha`` holds the smoothing used at every size and seed.
     """
     sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
     test_rows = np.asarray(test_rows)
@@ -125,9 +171,9 @@ def learning_curve(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True
                        use_cache=use_cache, n_jobs=n_jobs, progress=progress,
                        description=description)
     table = {name: np.array([r[name] for r in results]).reshape(len(sizes), len(seeds))
-             for name in ("nb_accuracy", "em_accuracy", "em_iterations")}
+             for name in ("nb_accuracy", "em_accuracy", "em_iterations", "alpha")}
     return LearningCurve(sizes, seeds, table["nb_accuracy"], table["em_accuracy"],
-                         table["em_iterations"].astype(int))
+                         table["em_iterations"].astype(int), table["alpha"])
 
 
 @dataclass(frozen=True)
@@ -140,14 +186,18 @@ class EMRun:
 
 
 def em_run(X, y, *, n_labeled, seed, n_unlabeled=None, per_class=False, test_rows=None,
-           **em_params):
+           alpha=1.0, alpha_grid=ALPHA_GRID, **em_params):
     """Split (seeded), fit :class:`SemiSupervisedNB` with a full trace, score every iteration.
 
     Test rows default to every document outside the labeled and unlabeled sets.
+    ``alpha="chosen"`` picks α on the labeled rows (:func:`chosen_alpha`); the model's
+    ``alpha`` says which.
     """
     split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, per_class=per_class,
                           test_rows=test_rows, random_state=seed)
-    model = SemiSupervisedNB(**em_params).fit(X[split.train], split.semi_supervised_targets(y))
+    X_train, y_train = X[split.train], split.semi_supervised_targets(y)
+    alpha = chosen_alpha(X_train, y_train, alpha, grid=alpha_grid, random_state=seed)
+    model = SemiSupervisedNB(alpha=alpha, **em_params).fit(X_train, y_train)
     test = split.test if len(split.test) else np.setdiff1d(np.arange(len(y)), split.train)
     if len(test) == 0:
         raise ValueError("no documents are left to test on: pass test_rows, or n_unlabeled "
@@ -188,3 +238,146 @@ def choose_unlabeled_weight(estimator, X, y, grid, *, cv=5, random_state=None):
     choice = choose_by_cv(template, {"unlabeled_weight": list(grid)}, X, y, cv=cv,
                           random_state=random_state, semi_supervised=True)
     return float(choice.value), choice.scores
+
+
+# -- what the smoothing constant does ---------------------------------------------------------
+@dataclass(frozen=True)
+class SmoothingSweep:
+    """NB and EM at every α of a grid, on the same seeded splits, beside the α chosen on the
+    labeled rows of each split.
+
+    Attributes
+    ----------
+    alphas : ndarray of shape (n_alphas,)
+    seeds : ndarray of shape (n_seeds,)
+    nb_accuracy, em_accuracy : ndarray of shape (n_alphas, n_seeds)
+        Test accuracy of NB (labeled rows only) and EM (labeled + unlabeled) at each α.
+    nb_predicted, em_predicted : ndarray of int, shape (n_alphas, n_seeds, n_classes)
+        Test documents each model assigns to every class (the collapse shows here).
+    chosen : ndarray of shape (n_seeds,)
+        The α :func:`sslviz.tuning.choose_alpha` picks on each split's labeled rows.
+    criteria : ndarray of str, shape (n_seeds,)
+        How it was chosen ("5-fold cv accuracy", "evidence").
+    tokens : ndarray of shape (n_seeds, n_classes)
+        Word tokens of the labeled documents of every class (to set against α·|V|).
+    n_words : int
+        Vocabulary size |V|.
+    """
+
+    alphas: np.ndarray
+    seeds: np.ndarray
+    nb_accuracy: np.ndarray
+    em_accuracy: np.ndarray
+    nb_predicted: np.ndarray
+    em_predicted: np.ndarray
+    chosen: np.ndarray
+    criteria: np.ndarray
+    tokens: np.ndarray
+    n_words: int
+
+    def index(self, alpha):
+        """Position of ``alpha`` in :attr:`alphas`."""
+        matches = np.flatnonzero(np.isclose(self.alphas, alpha))
+        if len(matches) == 0:
+            raise ValueError(f"alpha {alpha!r} was not run; the sweep has {self.alphas.tolist()}")
+        return int(matches[0])
+
+    def majority_share(self, method="nb"):
+        """Share of test documents in the most-predicted class, shape (n_alphas, n_seeds)."""
+        counts = {"nb": self.nb_predicted, "em": self.em_predicted}[method]
+        return counts.max(axis=2) / counts.sum(axis=2)
+
+    def at_chosen(self):
+        """(NB, EM) test accuracy of every seed at the α chosen on its labeled rows."""
+        rows = [self.index(alpha) for alpha in self.chosen]
+        columns = np.arange(len(self.seeds))
+        return self.nb_accuracy[rows, columns], self.em_accuracy[rows, columns]
+
+    def best_on_test(self, method="nb"):
+        """The α with the best *mean test* accuracy: a diagnostic of the choice, never a way to
+        make it."""
+        accuracy = {"nb": self.nb_accuracy, "em": self.em_accuracy}[method]
+        return float(self.alphas[int(np.argmax(accuracy.mean(axis=1)))])
+
+
+def smoothing_job(X, y, seed, *, n_labeled, per_class, test_rows, n_unlabeled, alphas,
+                  alpha_grid, **em_params):
+    """One split of :func:`smoothing_sweep`: the chosen α, then NB and EM at every α."""
+    split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, per_class=per_class,
+                          test_rows=None if test_rows is None else np.asarray(test_rows),
+                          random_state=seed)
+    test = split.test if len(split.test) else np.setdiff1d(np.arange(len(y)), split.train)
+    X_train, y_train = X[split.train], split.semi_supervised_targets(y)
+    choice = choose_alpha(X_train, y_train, grid=alpha_grid, random_state=seed)
+    classes = np.unique(y)
+    tokens = smoothing_mass(X_train, y_train, choice.value).tokens  # every class is labeled
+    predicted = np.zeros((2, len(alphas), len(classes)), dtype=np.int64)
+    accuracy = np.zeros((2, len(alphas)))
+    params = {**em_params, "record": "summary"}
+    for i, alpha in enumerate(alphas):
+        for m, max_iter in enumerate((0, params.get("max_iter", 10))):
+            model = SemiSupervisedNB(**{**params, "alpha": alpha, "max_iter": max_iter})
+            guess = model.fit(X_train, y_train).predict(X[test])
+            accuracy[m, i] = np.mean(guess == y[test])
+            predicted[m, i] = np.bincount(np.searchsorted(classes, guess),
+                                          minlength=len(classes))
+    return {"accuracy": accuracy, "predicted": predicted, "chosen": np.float64(choice.value),
+            "criterion": np.str_(choice.criterion), "tokens": tokens.astype(float)}
+
+
+def smoothing_sweep(X, y, *, n_labeled, seeds, n_unlabeled, test_rows=None, per_class=False,
+                    alphas=ALPHA_GRID, alpha_grid=None, use_cache=True, progress=True,
+                    description="smoothing", n_jobs=None, **em_params):
+    """NB and EM test accuracy at every α of ``alphas``, and the α chosen on the labeled rows.
+
+    Parameters
+    ----------
+    X : sparse matrix of shape (n_documents, n_words)
+    y : ndarray of int, shape (n_documents,)
+    n_labeled : int
+        Labeled documents (per class with ``per_class=True``).
+    seeds : sequence of int
+        One split per seed (:func:`sslviz.splits.split_labeled`).
+    n_unlabeled : int
+    test_rows : array-like of int or None
+        Fixed test documents; ``None`` = every document outside the split.
+    alphas : sequence of float
+        The α at which NB and EM are fitted.
+    alpha_grid : sequence of float or None
+        The grid :func:`sslviz.tuning.choose_alpha` chooses from (default: ``alphas``).
+    **em_params
+        Other parameters of :class:`SemiSupervisedNB` (``max_iter``, ``unlabeled_weight``).
+
+    Returns
+    -------
+    SmoothingSweep
+
+    Notes
+    -----
+    One cached :func:`run_jobs` job per seed (kind ``"smoothing"``); cost
+    ``2 × len(alphas) × len(seeds)`` fits the first time.
+    """
+    alphas = tuple(check_number("alpha", a, above=0) for a in alphas)
+    alpha_grid = alphas if alpha_grid is None else tuple(map(float, alpha_grid))
+    seeds = np.asarray(seeds, dtype=int)
+    y = np.asarray(y)
+    test = None if test_rows is None else np.asarray(test_rows, dtype=int)
+    digest = data_digest(X, y, np.array([]) if test is None else test)
+    shared = {"X": X, "y": y, "n_labeled": n_labeled, "per_class": per_class, "test_rows": test,
+              "n_unlabeled": n_unlabeled, "alphas": alphas, "alpha_grid": alpha_grid,
+              **em_params}
+
+    def key(job):
+        return {"data": digest, "version": CACHE_VERSION, "n_labeled": n_labeled,
+                "per_class": per_class, "n_unlabeled": n_unlabeled, "alphas": list(alphas),
+                "grid": list(alpha_grid), "em": em_params, **job}
+
+    results = run_jobs(smoothing_job, [{"seed": int(s)} for s in seeds], kind="smoothing",
+                       key=key, shared=shared, use_cache=use_cache, n_jobs=n_jobs,
+                       progress=progress, description=description)
+    accuracy = np.stack([r["accuracy"] for r in results], axis=-1)  # (2, n_alphas, n_seeds)
+    predicted = np.stack([r["predicted"] for r in results], axis=2)  # (2, n_alphas, n_seeds, C)
+    return SmoothingSweep(np.array(alphas), seeds, accuracy[0], accuracy[1], predicted[0],
+                          predicted[1], np.array([float(r["chosen"]) for r in results]),
+                          np.array([str(r["criterion"]) for r in results]),
+                          np.stack([r["tokens"] for r in results]), int(X.shape[1]))

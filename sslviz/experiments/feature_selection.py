@@ -26,11 +26,12 @@ from ..em import SemiSupervisedNB, accuracy_by_iteration
 from ..feature_selection import METHODS, resolve_stop_words, select_features
 from ..feature_selection_astray import AstrayRun
 from ..splits import split_labeled
-from ..validation import check_choice, check_int
+from ..tuning import ALPHA_GRID, choose_alpha
+from ..validation import check_choice, check_int, check_number
 from ..words import log_odds_pair
 from .runner import run_jobs
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 ALL_WORDS = 0  # in ``sizes``: every word of the feature set
 
 
@@ -56,6 +57,10 @@ class VocabularySweep:
         iteration, on the same split and the same columns.
     top_words : ndarray of str, shape (n_sets, n_label_sizes, n_seeds, n_top)
         The first words of each ranking (what a feature set keeps first).
+    alpha : ndarray of shape (n_sets, n_label_sizes, n_sizes, n_seeds)
+        The smoothing NB and EM used: with ``alpha="chosen"``, picked on the labeled documents
+        of those columns (:func:`sslviz.tuning.choose_alpha`), so a larger vocabulary does not
+        silently carry more smoothing mass.
     """
 
     feature_sets: tuple
@@ -66,6 +71,7 @@ class VocabularySweep:
     nb_accuracy: np.ndarray
     em_accuracy: np.ndarray
     top_words: np.ndarray
+    alpha: np.ndarray | None = None
 
     def at(self, feature_set, n_labeled):
         """(NB, EM) accuracies of one feature set and labeled-set size, each (n_sizes, n_seeds)."""
@@ -104,8 +110,8 @@ def _sweep_job(X, y, vocabulary, specs, sizes, n_labeled, seed, *, test_rows, n_
 
     Returns
     -------
-    dict with ``"results"`` (n_sets, n_sizes, 3): words used, NB accuracy, EM accuracy; and
-    ``"top_words"`` (n_sets, n_top): the first words of every ranking.
+    dict with ``"results"`` (n_sets, n_sizes, 4): words used, NB accuracy, EM accuracy, α used;
+    and ``"top_words"`` (n_sets, n_top): the first words of every ranking.
     """
     split = sweep_split(y, n_labeled, seed, test_rows=test_rows, n_unlabeled=n_unlabeled)
     y_train = split.semi_supervised_targets(y)
@@ -113,7 +119,8 @@ def _sweep_job(X, y, vocabulary, specs, sizes, n_labeled, seed, *, test_rows, n_
     train_csc, test_csc = X_train.tocsc(), X[split.test].tocsc()
     n_lab = len(split.labeled)
     params = {**em_params, "record": "summary"}
-    results = np.zeros((len(specs), len(sizes), 3))
+    alpha, grid = params.pop("alpha", 1.0), params.pop("alpha_grid", ALPHA_GRID)
+    results = np.zeros((len(specs), len(sizes), 4))
     top = np.empty((len(specs), n_top), dtype=object)
     for s, (method, stop_words) in enumerate(specs):
         ranking = select_features(X_train, method, None, y=y_train, vocabulary=vocabulary,
@@ -123,11 +130,12 @@ def _sweep_job(X, y, vocabulary, specs, sizes, n_labeled, seed, *, test_rows, n_
             columns = np.sort(ranking if size == ALL_WORDS else ranking[:size])
             Xs_train = train_csc[:, columns].tocsr()
             Xs_test = test_csc[:, columns].tocsr()
-            nb = SemiSupervisedNB(**{**params, "max_iter": 0}).fit(Xs_train[:n_lab],
-                                                                   y_train[:n_lab])
-            em = SemiSupervisedNB(**params).fit(Xs_train, y_train)
+            used = _resolve_alpha(Xs_train[:n_lab], y_train[:n_lab], alpha, grid, seed)
+            nb = SemiSupervisedNB(**{**params, "alpha": used, "max_iter": 0}).fit(
+                Xs_train[:n_lab], y_train[:n_lab])
+            em = SemiSupervisedNB(**{**params, "alpha": used}).fit(Xs_train, y_train)
             results[s, k] = (len(columns), np.mean(nb.predict(Xs_test) == y_test),
-                             np.mean(em.predict(Xs_test) == y_test))
+                             np.mean(em.predict(Xs_test) == y_test), used)
     return {"results": results, "top_words": top.astype(str)}
 
 
@@ -171,7 +179,9 @@ def vocabulary_sweep(X, y, vocabulary, *, feature_sets, sizes, label_sizes, seed
     n_jobs : int or None
         Parallel processes (joblib); results do not depend on it.
     **em_params
-        Of :class:`sslviz.em.SemiSupervisedNB` (``alpha``, ``max_iter``, ...).
+        Of :class:`sslviz.em.SemiSupervisedNB` (``alpha``, ``max_iter``, ...). ``alpha="chosen"``
+        picks α for every feature set, vocabulary size and split on its labeled documents, from
+        ``alpha_grid`` (default :data:`sslviz.tuning.ALPHA_GRID`); NB and EM use the same α.
 
     Returns
     -------
@@ -192,7 +202,8 @@ def vocabulary_sweep(X, y, vocabulary, *, feature_sets, sizes, label_sizes, seed
               "sets": [[name, method, _stop_key(stop)] for name, (method, stop)
                        in zip(names, specs, strict=True)],
               "sizes": sizes.tolist(), "n_unlabeled": n_unlabeled, "n_top": n_top,
-              "em": {k: em_params[k] for k in sorted(em_params)}}
+              "em": {k: (list(v) if isinstance(v, tuple) else v)
+                     for k, v in sorted(em_params.items())}}
     shared = {"X": X, "y": y, "vocabulary": vocabulary, "sizes": sizes.tolist(),
               "specs": [(method, resolve_stop_words(stop)) for method, stop in specs],
               "test_rows": test_rows, "n_unlabeled": n_unlabeled, "em_params": em_params,
@@ -203,12 +214,21 @@ def vocabulary_sweep(X, y, vocabulary, *, feature_sets, sizes, label_sizes, seed
                        n_jobs=n_jobs, progress=progress, description=description)
     # (label sizes, seeds, sets, sizes, 3) -> (sets, label sizes, sizes, seeds, 3)
     results = np.array([output["results"] for output in outputs])
-    results = results.reshape(len(label_sizes), len(seeds), len(names), len(sizes), 3)
+    results = results.reshape(len(label_sizes), len(seeds), len(names), len(sizes), 4)
     results = results.transpose(2, 0, 3, 1, 4)
     top = np.array([output["top_words"] for output in outputs])
     top = top.reshape(len(label_sizes), len(seeds), len(names), n_top).transpose(2, 0, 1, 3)
     return VocabularySweep(names, label_sizes, sizes, seeds, results[:, 0, :, 0, 0].astype(int),
-                           results[..., 1], results[..., 2], top)
+                           results[..., 1], results[..., 2], top, results[..., 3])
+
+
+def _resolve_alpha(X_labeled, y_labeled, alpha, grid, seed):
+    """``alpha``, or the α chosen on the labeled rows when ``alpha == "chosen"``."""
+    if isinstance(alpha, str):
+        if alpha != "chosen":
+            raise ValueError(f"alpha must be a number > 0 or 'chosen', got {alpha!r}")
+        return float(choose_alpha(X_labeled, y_labeled, grid=grid, random_state=seed).value)
+    return check_number("alpha", alpha, above=0)
 
 
 def _stop_key(stop_words):
@@ -219,7 +239,7 @@ def _stop_key(stop_words):
 
 # -- leading astray: one EM run with its full trace, and an oracle --------------------------------
 def astray_run(X, y, columns=None, *, n_labeled, seed, test_rows, n_unlabeled, alpha=0.1,
-               max_iter=10):
+               max_iter=10, alpha_grid=ALPHA_GRID):
     """Fit EM (full trace) on ``X[:, columns]`` for the split of :func:`sweep_split`.
 
     Parameters
@@ -234,7 +254,9 @@ def astray_run(X, y, columns=None, *, n_labeled, seed, test_rows, n_unlabeled, a
     seed, test_rows, n_unlabeled
         As in :func:`vocabulary_sweep` (same seed, same split).
     alpha, max_iter
-        Of :class:`sslviz.em.SemiSupervisedNB`.
+        Of :class:`sslviz.em.SemiSupervisedNB`; ``alpha="chosen"`` picks α from ``alpha_grid``
+        on the labeled documents of these columns (``run.model.alpha`` says which). The oracle
+        uses the same α.
 
     Returns
     -------
@@ -244,6 +266,7 @@ def astray_run(X, y, columns=None, *, n_labeled, seed, test_rows, n_unlabeled, a
     columns = np.arange(X.shape[1]) if columns is None else np.unique(np.asarray(columns, int))
     split = sweep_split(y, n_labeled, seed, test_rows=test_rows, n_unlabeled=n_unlabeled)
     Xs = sp.csc_matrix(X)[:, columns].tocsr()
+    alpha = _resolve_alpha(Xs[split.labeled], y[split.labeled], alpha, alpha_grid, seed)
     model = SemiSupervisedNB(alpha=alpha, max_iter=max_iter).fit(
         Xs[split.train], split.semi_supervised_targets(y))
     reference = MultinomialNB(alpha=alpha).fit(Xs[split.train], y[split.train])

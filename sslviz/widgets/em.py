@@ -1,4 +1,5 @@
-"""Explorers of the EM lecture (04): top words per iteration, and NB vs EM learning curves."""
+"""Explorers of the EM lecture (04): top words per iteration, NB vs EM learning curves, and the
+smoothing constant α."""
 
 from __future__ import annotations
 
@@ -7,11 +8,19 @@ import ipywidgets as widgets
 from ..em import top_words
 from ..experiments.em import em_runs_by_seed
 from ..plots.common import plot_word_columns, update_size_marker, update_word_columns
-from ..plots.em import plot_nb_em_bars, plot_nb_em_curves, plot_run_curves, update_run_markers
+from ..plots.em import (
+    plot_alpha_curves,
+    plot_nb_em_bars,
+    plot_nb_em_curves,
+    plot_prediction_shares,
+    plot_run_curves,
+    plot_smoothing_mass,
+    update_run_markers,
+)
 from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
 
 RANKINGS = {"weighted log-odds": "log_odds", "P(w|c)": "probability"}
-SMOOTHING_VALUES = [0.01, 0.03, 0.1, 0.3, 1.0]
+SMOOTHING_VALUES = ["chosen", 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0]
 
 
 def top_words_explorer(corpus, *, target="course", seed=0, n_labeled=1, n_unlabeled=2500,
@@ -92,9 +101,10 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
         the right panel, so the effect of λ and the smoothing shows beside the curves.
     size : int
         The labeled-set size highlighted first.
-    unlabeled_weight, alpha : float
-        Start values of the λ and smoothing sliders.
-    curves_computed_with : (float, float) or None
+    unlabeled_weight, alpha : float or "chosen"
+        Start values of the λ and smoothing sliders ("chosen": α picked on each split's
+        labeled rows).
+    curves_computed_with : (float, float or "chosen") or None
         The (λ, α) the curves were computed with. At these values the right panel replays the
         curves' own numbers instead of refitting; ``None`` always refits.
 
@@ -128,6 +138,58 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
         drawn["marker"] = update_size_marker(curve_ax, drawn["marker"], values["n_labeled"])
         plot_nb_em_bars(point_ax, nb, em, title=(
             f"{values['n_labeled']} labeled, {values['features']},\nλ={setting[1]:g}, "
-            f"α={setting[2]:g} (each dot a seed)"))
+            f"α={_alpha_text(setting[2])} (each dot a seed)"))
 
     return Explorer("04_em_naive_bayes-learning_curve", figure, controls, update)
+
+
+def _alpha_text(alpha):
+    return "chosen on labels" if isinstance(alpha, str) else f"{alpha:g}"
+
+
+def smoothing_explorer(sweeps, class_names, *, alpha=None, seed=None):
+    """What α does: pseudo-tokens against real ones, where test documents go, accuracy vs α.
+
+    Parameters
+    ----------
+    sweeps : dict of str -> SmoothingSweep
+        One per feature set (:func:`sslviz.experiments.em.smoothing_sweep`); everything shown is
+        replayed from them, nothing is refit, so the α slider is live.
+    class_names : sequence of str
+    alpha : float or None
+        Start value of the slider (default: the α chosen on the first seed's labeled rows).
+    seed : int or None
+        The split shown in the two left panels (default: the first seed).
+
+    Returns
+    -------
+    Explorer
+        Controls ``alpha`` (main), ``features`` and ``seed``.
+    """
+    first = next(iter(sweeps.values()))
+    seeds = first.seeds.tolist()
+    seed = seeds[0] if seed is None else seed
+    alpha = float(first.chosen[seeds.index(seed)]) if alpha is None else alpha
+    controls = {
+        "alpha": widgets.SelectionSlider(options=sorted(first.alphas.tolist()), value=alpha,
+                                         description="smoothing α"),
+        "features": widgets.Dropdown(options=list(sweeps), description="features"),
+        "seed": widgets.Dropdown(options=seeds, value=seed, description="seed"),
+    }
+    with new_figure((15, 6.4)) as figure:
+        mass_ax, share_ax, curve_ax = figure.subplots(1, 3, width_ratios=[1, 1, 1.2])
+
+    def update(values):
+        sweep = sweeps[values["features"]]
+        i, j = sweep.index(values["alpha"]), sweep.seeds.tolist().index(values["seed"])
+        plot_smoothing_mass(mass_ax, sweep.tokens[j], values["alpha"] * sweep.n_words,
+                            class_names)
+        plot_prediction_shares(share_ax, sweep.nb_predicted[i, j], sweep.em_predicted[i, j],
+                               class_names)
+        share_ax.set_yticks([])
+        plot_alpha_curves(curve_ax, sweep.alphas, sweep.nb_accuracy, sweep.em_accuracy,
+                          chosen=sweep.chosen, current=values["alpha"])
+        share_ax.set_title(f"seed {values['seed']}, α={values['alpha']:g}: NB "
+                           f"{sweep.nb_accuracy[i, j]:.0%}, EM {sweep.em_accuracy[i, j]:.0%}")
+
+    return Explorer("04_em_naive_bayes-smoothing", figure, controls, update, main="alpha")

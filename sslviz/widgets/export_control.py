@@ -15,7 +15,15 @@ import ipywidgets as widgets
 
 from sslviz.export import figure_basename, save_figure
 
-__all__ = ["export_control"]
+__all__ = ["FigureNotOnScreen", "export_control"]
+
+class FigureNotOnScreen(RuntimeError):
+    """The figure is not the one on screen for the controls' values; nothing may be exported.
+
+    Raised by ``fig_getter`` (e.g. :meth:`sslviz.widgets.base.Explorer.figure_on_screen` after a
+    failed update); the export control shows its message in the label, without a traceback.
+    """
+
 
 _PRESET_OPTIONS = [("16:9", "16:9"), ("4:3", "4:3"), ("as on screen", "screen")]
 
@@ -34,7 +42,8 @@ def export_control(
     ----------
     fig_getter : callable () -> matplotlib.figure.Figure
         Returns the live figure object of the explorer (keep a reference when creating it; never
-        ``plt.gcf()``, which in a callback is a new, empty figure under the inline backend).
+        ``plt.gcf()``, which in a callback is a new, empty figure under the inline backend), or
+        raises :class:`FigureNotOnScreen` to refuse the export (its message is shown).
     name : str
         Start of the file names, e.g. ``"04_em_naive_bayes-top_words"``.
     params_getter : callable () -> mapping
@@ -50,7 +59,7 @@ def export_control(
     ipywidgets.HBox
         Children: the button, the preset dropdown, the label (and the Output if it was created
         here). ``box.controls`` maps ``"button"``, ``"preset"``, ``"label"``, ``"output"`` to them;
-        ``box.last_paths`` holds the files written by the last click.
+        ``box.last_paths`` holds the files written by the last click (empty if it wrote nothing).
     """
     button = widgets.Button(
         description="Export PNG/SVG/PDF",
@@ -75,12 +84,18 @@ def export_control(
     box.last_paths = []
 
     def on_click(_button):
+        box.last_paths = []
         with out:
             label.value = "Exporting ..."
             try:
+                figure = fig_getter()
+            except FigureNotOnScreen as refusal:  # a reason, not a bug: no traceback
+                label.value = f"Not exported: {refusal}"
+                return
+            try:
                 params = dict(params_getter() or {})
                 chosen = None if preset.value == "screen" else preset.value
-                paths = save_figure(fig_getter(), name, params=params, folder=folder, preset=chosen)
+                paths = save_figure(figure, name, params=params, folder=folder, preset=chosen)
             except Exception as error:
                 label.value = f"Export failed: {type(error).__name__}: {error}"
                 raise

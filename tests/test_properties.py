@@ -1,0 +1,255 @@
+"""Property-based tests (Hypothesis) of every estimator on arbitrary small inputs.
+
+For random sparse count matrices (empty rows and columns allowed) and random targets (integer or
+string classes, any number of ``-1``, one class or none, NaN or the string ``"-1"`` now and then)
+each estimator either
+
+* fits, and then its probabilities are finite, non-negative and sum to one per row (its
+  transform is finite, for the transformers), its classes are those of the labeled rows (never
+  the unlabeled marker), and fitting again with the same seed gives exactly the same result; or
+* raises a ``ValueError`` whose message names the problem (a word about labels, classes, rows
+  or features) -- never another exception, never a silent NaN.
+
+Inputs are kept tiny so that the whole file runs in seconds (``max_examples`` per estimator is
+:data:`EXAMPLES`; ``deadline=None`` because a first fit may compile or warm caches).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.naive_bayes import MultinomialNB
+
+from sslviz.decision_list import DecisionList
+from sslviz.em import SemiSupervisedNB
+from sslviz.feature_selection import METHODS, FeatureSelector
+from sslviz.fisher import FisherKernelNB
+from sslviz.self_training import SelfTraining
+from sslviz.tsvm import TransductiveSVM
+from sslviz.yarowsky import Yarowsky
+
+EXAMPLES = 40
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow])
+# What a refusal must talk about (the message names the problem).
+TOPICS = ("label", "class", "row", "sample", "feature", "y ", "y:", "-1", "column", "document",
+          "example", "instance", "seed", "count", "word")
+STRING_CLASSES = np.array(["ham", "spam", "eggs"], dtype=object)
+
+
+@st.composite
+def count_matrices(draw, max_rows=10, max_cols=6):
+    """A sparse (csr) matrix of small counts; most entries 0, so empty rows/columns occur."""
+    n_rows = draw(st.integers(1, max_rows))
+    n_cols = draw(st.integers(1, max_cols))
+    cells = draw(st.lists(st.sampled_from([0, 0, 0, 1, 2, 5]), min_size=n_rows * n_cols,
+                          max_size=n_rows * n_cols))
+    return sp.csr_matrix(np.array(cells, dtype=np.float64).reshape(n_rows, n_cols))
+
+
+@st.composite
+def targets(draw, n_rows):
+    """Labels with ``-1`` for unlabeled rows: ints, strings (object dtype, the number -1) or,
+    now and then, a pure string array holding ``"-1"`` or a float array holding NaN."""
+    kind = draw(st.sampled_from(["int", "int", "str", "str", "str-minus-one", "nan"]))
+    n_classes = draw(st.integers(1, 3))
+    codes = np.array(draw(st.lists(st.integers(-1, n_classes - 1), min_size=n_rows,
+                                   max_size=n_rows)))
+    if kind == "int":
+        return codes
+    if kind == "nan":
+        y = codes.astype(float)
+        y[draw(st.integers(0, n_rows - 1))] = np.nan
+        return y
+    y = np.where(codes >= 0, STRING_CLASSES[np.maximum(codes, 0)], -1).astype(object)
+    if kind == "str-minus-one":
+        return y.astype(str)  # what np.asarray(['spam', -1]) makes: the string '-1'
+    return y
+
+
+@st.composite
+def problems(draw, max_rows=10, max_cols=6):
+    X = draw(count_matrices(max_rows, max_cols))
+    return X, draw(targets(X.shape[0])), draw(st.integers(0, 2**16))
+
+
+def fit_or_refuse(make, X, y):
+    """The fitted estimator, or None if it refused with a ValueError that names the problem."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", (ConvergenceWarning, UserWarning, RuntimeWarning))
+        try:
+            model = make().fit(X, y)
+        except ValueError as error:
+            message = str(error).lower()
+            assert message and any(topic in message for topic in TOPICS), message
+            event("refused")
+            return None
+    event("fitted")
+    return model
+
+
+def labeled_classes(y):
+    """The distinct classes of the labeled rows (``-1`` = unlabeled)."""
+    labeled = np.array([not (isinstance(v, int | np.integer | float) and v == -1) for v in y])
+    return sorted(set(np.asarray(y, dtype=object)[labeled].tolist()), key=str)
+
+
+def assert_probabilities(proba, n_rows, n_classes):
+    assert proba.shape == (n_rows, n_classes)
+    assert np.all(np.isfinite(proba)) and np.all(proba >= 0)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-9, atol=1e-12)
+
+
+def assert_classifier(make, X, y):
+    """The shared property of the probabilistic classifiers; returns the fitted model."""
+    model = fit_or_refuse(make, X, y)
+    if model is None:
+        return None
+    assert -1 not in model.classes_.tolist()
+    assert sorted(model.classes_.tolist(), key=str) == labeled_classes(y)
+    proba = model.predict_proba(X)
+    assert_probabilities(proba, X.shape[0], len(model.classes_))
+    np.testing.assert_array_equal(model.predict(X), model.classes_[proba.argmax(axis=1)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", (ConvergenceWarning, UserWarning, RuntimeWarning))
+        again = make().fit(X, y)
+    np.testing.assert_array_equal(again.predict_proba(X), proba)  # same seed, same result
+    return model
+
+
+# -- the estimators -------------------------------------------------------------------------------
+@SETTINGS
+@given(problems())
+def test_semi_supervised_nb(problem):
+    X, y, seed = problem
+    assert_classifier(lambda: SemiSupervisedNB(max_iter=3, random_state=seed), X, y)
+
+
+@SETTINGS
+@given(problems())
+def test_self_training(problem):
+    X, y, _ = problem
+    assert_classifier(lambda: SelfTraining(MultinomialNB(), max_iter=3), X, y)
+
+
+@SETTINGS
+@given(problems())
+def test_yarowsky(problem):
+    X, y, _ = problem
+    assert_classifier(lambda: Yarowsky(max_iter=3), X, y)
+
+
+@SETTINGS
+@given(problems())
+def test_decision_list(problem):
+    """Supervised: every row is labeled (here ``-1`` is an ordinary class, see the report)."""
+    X, y, _ = problem
+    model = fit_or_refuse(DecisionList, X, y)
+    if model is not None:
+        proba = model.predict_proba(X)
+        assert_probabilities(proba, X.shape[0], len(model.classes_))
+        np.testing.assert_array_equal(DecisionList().fit(X, y).predict_proba(X), proba)
+
+
+@SETTINGS
+@given(problems())
+def test_transductive_svm(problem):
+    """No probabilities: finite decision values, labels among the labeled classes, seeded."""
+    X, y, seed = problem
+    make = lambda: TransductiveSVM(max_iter=3, random_state=seed)  # noqa: E731
+    model = fit_or_refuse(make, X, y)
+    if model is None:
+        return
+    assert -1 not in model.classes_.tolist()
+    assert sorted(model.classes_.tolist(), key=str) == labeled_classes(y)
+    scores = model.decision_function(X)
+    assert np.all(np.isfinite(scores))
+    assert set(model.predict(X).tolist()) <= set(model.classes_.tolist())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        np.testing.assert_array_equal(make().fit(X, y).decision_function(X), scores)
+
+
+@SETTINGS
+@given(problems(), st.sampled_from(["n-cat", "ul-cat", "ul-cl"]))
+def test_fisher_kernel_nb(problem, variant):
+    """Fisher scores: finite, each row of unit length (or zero), seeded."""
+    X, y, seed = problem
+    make = lambda: FisherKernelNB(variant=variant, max_iter=3, random_state=seed)  # noqa: E731
+    model = fit_or_refuse(make, X, y)
+    if model is None:
+        return
+    scores = model.transform(X).toarray()
+    assert scores.shape == (X.shape[0], model.n_features_out_)
+    assert np.all(np.isfinite(scores))
+    norms = np.linalg.norm(scores, axis=1)
+    assert np.all(np.isclose(norms, 1.0) | np.isclose(norms, 0.0)), norms
+    np.testing.assert_array_equal(make().fit(X, y).transform(X).toarray(), scores)
+
+
+@SETTINGS
+@given(problems(), st.sampled_from(METHODS), st.integers(1, 6) | st.none())
+def test_feature_selector(problem, method, n_features):
+    X, y, _ = problem
+    make = lambda: FeatureSelector(method=method, n_features=n_features)  # noqa: E731
+    model = fit_or_refuse(make, X, y)
+    if model is None:
+        return
+    kept = len(model.ranking_)
+    assert kept == (X.shape[1] if n_features is None else n_features)
+    assert len(set(model.ranking_.tolist())) == kept
+    assert model.transform(X).shape == (X.shape[0], kept)
+    assert np.all(np.isfinite(model.scores_) | (model.scores_ == -np.inf))
+    np.testing.assert_array_equal(make().fit(X, y).ranking_, model.ranking_)
+
+
+# -- targets every semi-supervised estimator must refuse, by name ---------------------------------
+SEMI_SUPERVISED = {
+    "SemiSupervisedNB": lambda: SemiSupervisedNB(max_iter=2),
+    "SelfTraining": lambda: SelfTraining(MultinomialNB(), max_iter=2),
+    "Yarowsky": lambda: Yarowsky(max_iter=2),
+    "TransductiveSVM": lambda: TransductiveSVM(max_iter=2),
+    "FisherKernelNB": lambda: FisherKernelNB(max_iter=2),
+    "FeatureSelector": lambda: FeatureSelector(method="chi2"),
+}
+X_SMALL = sp.csr_matrix(np.array([[1, 0, 2], [0, 1, 1], [2, 1, 0], [0, 0, 1]], dtype=float))
+
+
+@pytest.mark.parametrize("name", SEMI_SUPERVISED)
+@pytest.mark.parametrize(("y", "message"), [
+    (np.asarray(["spam", -1, "ham", "spam"]), "string '-1'"),
+    (np.array([0.0, np.nan, 1.0, -1.0]), "NaN"),
+    (np.array(["spam", None, "ham", -1], dtype=object), "missing labels"),
+])
+def test_a_marker_that_would_become_a_class_is_refused(name, y, message):
+    with pytest.raises(ValueError, match=message):
+        SEMI_SUPERVISED[name]().fit(X_SMALL, y)
+
+
+# -- defect 6 of issue 13: non-finite or negative hyper-parameters ---------------------------------
+@pytest.mark.parametrize(("make", "name"), [
+    (lambda v: SemiSupervisedNB(alpha=v), "alpha"),
+    (lambda v: SemiSupervisedNB(tol=v), "tol"),
+    (lambda v: FisherKernelNB(alpha=v), "alpha"),
+    (lambda v: FisherKernelNB(tol=v), "tol"),
+    (lambda v: DecisionList(alpha=v), "alpha"),
+    (lambda v: Yarowsky(alpha=v), "alpha"),
+    (lambda v: TransductiveSVM(tol=v), "tol"),
+    (lambda v: TransductiveSVM(C=v), "C"),
+])
+@pytest.mark.parametrize("value", [np.inf, np.nan, -1.0])
+def test_non_finite_or_negative_smoothing_and_tolerance_are_refused(make, name, value):
+    y = np.array([0, 1, 0, 1])
+    with pytest.raises(ValueError, match=rf"^{name} must be a finite number"):
+        make(value).fit(X_SMALL, y)
+
+
+def test_annealing_with_nan_is_refused():
+    with pytest.raises(ValueError, match="annealing must be an increasing sequence"):
+        SemiSupervisedNB(annealing=(np.nan, 1.0)).fit(X_SMALL, np.array([0, 1, -1, -1]))
