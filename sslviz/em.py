@@ -60,7 +60,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from . import words
-from .splits import is_unlabeled
+from .cem import c_step
+from .nb_mixture import MixtureProblem, initial_state, m_step
 from .trace import Trace, freeze_array
 from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
 
@@ -138,6 +139,10 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         responsibilities (labeled rows spread only over their class's components); then ``y``
         may be all ``-1`` provided ``classes`` names the components (clusters), and a class in
         ``classes`` needs no labeled row.
+    assignment : {"soft", "hard"}, default="soft"
+        EM, or classification EM (Amini & Gallinari 2002): a C-step gives each unlabeled
+        document wholly to its most probable component before the M-step, and the fit stops when
+        the C-step returns the partition it was given (:func:`sslviz.cem.c_step`; no annealing).
 
     Attributes
     ----------
@@ -159,7 +164,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
 
     def __init__(self, alpha=1.0, unlabeled_weight=1.0, n_components=1, annealing=None,
                  max_iter=10, tol=1e-6, classes=None, record="full", random_state=None,
-                 init="labeled"):
+                 init="labeled", assignment="soft"):
         self.alpha = alpha
         self.unlabeled_weight = unlabeled_weight
         self.n_components = n_components
@@ -170,6 +175,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         self.record = record
         self.random_state = random_state
         self.init = init
+        self.assignment = assignment
 
     # -- fitting -------------------------------------------------------------------------------
     def fit(self, X, y):
@@ -186,9 +192,10 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = self._validate_input(X, y)
-        problem = _Problem.build(X, y, self.classes_, self.n_components, self.unlabeled_weight)
+        problem = MixtureProblem.build(X, y, self.classes_, self.n_components,
+                                       self.unlabeled_weight)
         rng = check_random_state(self.random_state)
-        state = _initial_state(problem, self.alpha, rng, self.init)
+        state = initial_state(problem, self.alpha, rng, self.init)
         records = []
         self.n_iter_, self.converged_ = 0, self.max_iter == 0
         for step, current in self._run(problem, state):
@@ -198,6 +205,9 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
 
     def _run(self, problem, state):
         """Iteration 0, then EM stage by stage; yields (record, state) pairs."""
+        if self.assignment == "hard":
+            yield from self._run_hard(problem, state)
+            return
         schedule = (1.0,) if self.annealing is None else tuple(map(float, self.annealing))
         state = state.with_e_step(problem, beta=schedule[0])
         record, previous_labels = self._record(problem, state, 0, 1.0, None)
@@ -207,7 +217,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
             state = state.with_e_step(problem, beta)
             for _ in range(self.max_iter):
                 before = state.annealed_objective
-                state = _m_step(problem, state, self.alpha).with_e_step(problem, beta)
+                state = m_step(problem, state, self.alpha).with_e_step(problem, beta)
                 iteration += 1
                 self.n_iter_ = iteration
                 self.converged_ = state.annealed_objective - before <= self.tol * abs(before)
@@ -216,6 +226,25 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
                 yield record, state
                 if self.converged_:
                     break
+
+    def _run_hard(self, problem, state):
+        """Classification EM: E-step, C-step, M-step on the completed counts, until the C-step
+        returns the partition it was given. Records carry the classification objective."""
+        state = state.with_e_step(problem, beta=1.0)
+        record, labels = self._record(problem, state, 0, 1.0, None)
+        partition = np.argmax(state.resp[problem.unlabeled], axis=1)
+        yield _classification_record(record, problem, state), state
+        for iteration in range(1, self.max_iter + 1):
+            hard = replace(state, resp=c_step(state.resp))
+            state = m_step(problem, hard, self.alpha).with_e_step(problem, beta=1.0)
+            self.n_iter_ = iteration
+            record, labels = self._record(problem, state, iteration, 1.0, labels)
+            new_partition = np.argmax(state.resp[problem.unlabeled], axis=1)
+            self.converged_ = bool(np.array_equal(new_partition, partition))
+            partition = new_partition
+            yield _classification_record(record, problem, state), state
+            if self.converged_:
+                break
 
     def _record(self, problem, state, iteration, beta, previous_labels):
         full = self.record == "full"
@@ -251,6 +280,10 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         check_int("max_iter", self.max_iter, minimum=0)
         check_number("tol", self.tol, minimum=0)
         check_choice("record", self.record, ("full", "summary"))
+        if check_choice("assignment", self.assignment, ("soft", "hard")) == "hard" and (
+                self.annealing is not None):
+            raise ValueError("annealing needs assignment='soft': the C-step's hard assignment "
+                             "has no temperature; pass annealing=None")
         if self.init not in ("labeled", "random"):
             raise ValueError(f"init must be 'labeled' or 'random', got {self.init!r}")
         if self.annealing is not None:
@@ -309,134 +342,12 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         return tags
 
 
-# -- the algorithm proper ------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Problem:
-    """The data of one fit, arranged for fast E- and M-steps."""
-
-    X: sp.csr_matrix
-    XT: sp.csr_matrix
-    allowed: np.ndarray  # (n_samples, n_comp) bool: components a row may belong to
-    unlabeled: np.ndarray  # bool mask of unlabeled rows
-    weights: np.ndarray  # z_x: 1 for labeled rows, λ for unlabeled rows
-    unlabeled_weight: float
-    doc_lengths: np.ndarray  # words per row: gives the M-step's normaliser in O(n K)
-    n_classes: int
-    n_components: int
-
-    @classmethod
-    def build(cls, X, y, classes, n_components, unlabeled_weight):
-        unlabeled = is_unlabeled(y)
-        class_index = np.full(len(y), -1)
-        class_index[~unlabeled] = np.searchsorted(classes, y[~unlabeled])
-        component_class = np.repeat(np.arange(len(classes)), n_components)
-        allowed = (component_class[None, :] == class_index[:, None]) | unlabeled[:, None]
-        weights = np.where(unlabeled, float(unlabeled_weight), 1.0)
-        doc_lengths = np.asarray(X.sum(axis=1)).ravel()
-        return cls(X, X.T.tocsr(), allowed, unlabeled, weights, float(unlabeled_weight),
-                   doc_lengths, len(classes), n_components)
-
-    def class_posteriors(self, resp):
-        """Sum component responsibilities per class: (n, n_comp) -> (n, n_classes)."""
-        return resp.reshape(len(resp), self.n_classes, self.n_components).sum(axis=2)
-
-    def class_parameters(self, state):
-        """Class-level log prior and log P(w|c) (a class's components mixed by their priors)."""
-        prior = state.log_prior.reshape(self.n_classes, self.n_components)
-        class_log_prior = logsumexp(prior, axis=1)
-        if self.n_components == 1:
-            return class_log_prior, state.log_prob
-        within = (prior - class_log_prior[:, None])[:, :, None]
-        log_prob = state.log_prob.reshape(self.n_classes, self.n_components, -1)
-        return class_log_prior, logsumexp(within + log_prob, axis=1)
-
-
-@dataclass(frozen=True)
-class _State:
-    """Parameters, and (after ``with_e_step``) responsibilities and objective terms."""
-
-    log_prior: np.ndarray  # (n_comp,)
-    log_prob: np.ndarray  # (n_comp, n_features)
-    alpha: float
-    resp: np.ndarray | None = None  # E-step at the stage's beta: what the next M-step uses
-    posteriors: np.ndarray | None = None  # P(m|x) at beta = 1: what the model predicts
-    labeled_ll: float = np.nan
-    unlabeled_ll: float = np.nan
-    objective: float = np.nan  # L(θ) of the module docstring
-    annealed_objective: float = np.nan  # the same with (1/beta) log Σ exp(beta ·): DAEM's target
-
-    def with_e_step(self, problem, beta):
-        """E-step at inverse temperature ``beta``, from one product ``X @ log θ.T``.
-
-        The product goes through ``XT.T`` (a CSC view of X), which reads log θ in order and is
-        about 2.5× faster than the CSR product; log-sum-exp is done by hand so that the
-        exponentials serve both the posteriors and the log-likelihood.
-        """
-        joint = np.asarray(problem.XT.T @ self.log_prob.T)
-        joint += self.log_prior
-        np.copyto(joint, -np.inf, where=~problem.allowed)
-        top = joint.max(axis=1, keepdims=True)
-        posteriors = np.exp(joint - top)
-        total = posteriors.sum(axis=1, keepdims=True)
-        posteriors /= total
-        doc_ll = (top + np.log(total)).ravel()
-        lam, unlabeled = problem.unlabeled_weight, problem.unlabeled
-        prior_term = self.alpha * (self.log_prior.sum() + self.log_prob.sum())
-        labeled_ll, unlabeled_ll = float(doc_ll[~unlabeled].sum()), float(doc_ll[unlabeled].sum())
-        objective = labeled_ll + lam * unlabeled_ll + prior_term
-        resp, annealed = posteriors, objective
-        if beta != 1.0:
-            annealed_ll = logsumexp(beta * joint, axis=1)
-            resp = np.exp(beta * joint - annealed_ll[:, None])
-            annealed_ll /= beta
-            annealed = (annealed_ll[~unlabeled].sum() + lam * annealed_ll[unlabeled].sum()
-                        + prior_term)
-        return replace(self, resp=resp, posteriors=posteriors, labeled_ll=labeled_ll,
-                       unlabeled_ll=unlabeled_ll, objective=float(objective),
-                       annealed_objective=float(annealed))
-
-
-def _m_step(problem, state, alpha):
-    """MAP re-estimation from the responsibilities of ``state`` (eq. 6-7 with EM-λ weights)."""
-    weighted = state.resp * problem.weights[:, None]
-    return _smoothed_parameters(weighted, np.asarray(problem.XT @ weighted),
-                                problem.doc_lengths, alpha)
-
-
-def _initial_state(problem, alpha, rng, init="labeled"):
-    """Iteration 0: the M-step on the labeled rows alone (random split over components).
-
-    With ``init="random"`` the M-step runs on every row (unlabeled ones weighted by λ), each
-    spread at random over the components it may belong to.
-    """
-    rows = ~problem.unlabeled if init == "labeled" else np.ones(len(problem.unlabeled), bool)
-    resp = problem.allowed[rows].astype(float)
-    if problem.n_components > 1 or init == "random":
-        resp *= rng.random_sample(resp.shape) + 1e-3
-    resp /= resp.sum(axis=1, keepdims=True)
-    if init == "random":
-        resp *= problem.weights[rows, None]
-    word_counts = np.asarray(problem.X[rows].T @ resp)
-    return _smoothed_parameters(resp, word_counts, problem.doc_lengths[rows], alpha)
-
-
-def _smoothed_parameters(weighted_resp, word_counts, doc_lengths, alpha):
-    """Smoothing, kept apart from counting: expected counts -> log parameters (a new _State).
-
-    ``weighted_resp`` (n_rows, n_comp) are the documents' weighted memberships and
-    ``word_counts`` (n_features, n_comp) = ``X.T @ weighted_resp``, which is overwritten: the
-    add-alpha and the log happen in place, and each component's normaliser comes from the
-    documents' lengths in O(n K) rather than from summing the (n_features, n_comp) array.
-    """
-    # (a plain sum, no BLAS call: on long vectors OpenBLAS leaves a thread spinning that slows EM)
-    totals = (weighted_resp * doc_lengths[:, None]).sum(axis=0)
-    log_prob = word_counts
-    log_prob += alpha
-    np.log(log_prob, out=log_prob)
-    log_prob -= np.log(totals + alpha * log_prob.shape[0])
-    smoothed_prior = weighted_resp.sum(axis=0) + alpha
-    log_prior = np.log(smoothed_prior) - np.log(smoothed_prior.sum())
-    return _State(log_prior, log_prob.T, alpha)
+def _classification_record(record, problem, state):
+    """The EM record with the classification objective (eq. 8 of Amini & Gallinari: each
+    unlabeled document counted under its best component) in place of the mixture objective."""
+    best = state.posteriors[problem.unlabeled].max(axis=1)
+    objective = state.objective + problem.unlabeled_weight * float(np.log(best).sum())
+    return replace(record, objective=objective, annealed_objective=objective)
 
 
 # -- summaries of a fitted model (pure functions over the trace) ---------------------------------

@@ -1,4 +1,4 @@
-"""Hyper-parameters chosen on labeled rows only, against scikit-learn and scipy computed directly."""
+"""Hyper-parameters chosen on labeled rows only, against scikit-learn and scipy directly."""
 
 from __future__ import annotations
 

@@ -1,0 +1,181 @@
+"""sslviz.experiments.classification_em and its explorers on a small synthetic sentence corpus."""
+
+import numpy as np
+import pytest
+from explorer_checks import assert_exports
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import average_precision_score
+from sklearn.naive_bayes import MultinomialNB
+from sklearn.preprocessing import StandardScaler
+from synthetic import topic_corpus
+
+import sslviz.experiments.classification_em as experiments
+from sslviz.datasets.reuters_sentences import FEATURES, SentenceCorpus, split_stories
+from sslviz.splits import split_labeled
+from sslviz.widgets.classification_em import (
+    bow_explorer,
+    cem_stepper_explorer,
+    extraction_explorer,
+)
+
+
+def make_corpus(n_stories=60, per_story=6, seed=0):
+    """Early sentences and sentences with a high second feature tend to be relevant."""
+    rng = np.random.default_rng(seed)
+    story = np.repeat(np.arange(n_stories), per_story)
+    index = np.tile(np.arange(per_story), n_stories)
+    signal = rng.normal(size=len(story))
+    overlap = np.clip(0.8 - 0.15 * index + 0.25 * signal + rng.normal(0, 0.2, len(story)), 0, 1)
+    features = np.column_stack([np.log1p(index), signal + rng.normal(0, 0.5, len(story)),
+                                rng.random(len(story)), rng.poisson(1.0, len(story)),
+                                rng.poisson(0.5, len(story))]).astype(float)
+    n = len(story)
+    return SentenceCorpus(features, FEATURES, overlap, story, index, np.array(["s"] * n),
+                          np.array(["h"] * n_stories), np.array(["id"] * n_stories), "synthetic")
+
+
+CORPUS = make_corpus()
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
+
+
+def per_story_ap(scores, relevant, story):
+    values = [average_precision_score(relevant[story == s], scores[story == s])
+              for s in np.unique(story) if relevant[story == s].any()]
+    return np.mean(values)
+
+
+def test_figure1_job_against_an_independent_fit():
+    relevant = CORPUS.relevant(0.5)
+    result = experiments.figure1_job(CORPUS.features, relevant, CORPUS.story, CORPUS.index,
+                                     0.5, 3)
+    split = split_stories(CORPUS.story, 0.5, random_state=3)
+    X = StandardScaler().fit(CORPUS.features[split.train]).transform(CORPUS.features)
+    model = LogisticRegression(C=result["logistic_C"]).fit(X[split.labeled],
+                                                          relevant[split.labeled])
+    test = split.test
+    assert result["logistic_ap"] == pytest.approx(
+        per_story_ap(model.decision_function(X[test]), relevant[test], CORPUS.story[test]))
+    assert result["lead_ap"] == pytest.approx(
+        per_story_ap(-CORPUS.index[test], relevant[test], CORPUS.story[test]))
+    assert result["logistic_accuracy"] == pytest.approx(
+        np.mean(model.predict(X[test]) == relevant[test]))
+    assert result["logistic_C"] in experiments.C_GRID
+
+
+def test_figure1_is_cached_and_shaped(monkeypatch):
+    kwargs = dict(fractions=(0.2, 1.0), seeds=(0, 1), progress=False)
+    first = experiments.figure1(CORPUS, **kwargs)
+    assert first.ap["logistic_cem"].shape == (2, 2) and first.lead_ap.shape == (2,)
+    assert np.all((first.ap["logistic"] > 0) & (first.ap["logistic"] <= 1))
+
+    def refuse(**_):
+        raise AssertionError("refitted although cached")
+
+    monkeypatch.setattr(experiments, "figure1_job", refuse)
+    again = experiments.figure1(CORPUS, **kwargs)
+    np.testing.assert_array_equal(again.ap["logistic"], first.ap["logistic"])
+    assert first.at(1.0) == 1
+    with pytest.raises(ValueError, match="fraction 0.3 was not run"):
+        first.at(0.3)
+
+
+def test_table1_job_majority_and_logistic_by_hand():
+    relevant = CORPUS.relevant(0.5)
+    result = experiments.table1_job(CORPUS.features, relevant, CORPUS.story, CORPUS.index, 0)
+    split = split_stories(CORPUS.story, 1.0, random_state=0)
+    share = relevant[split.test].mean()
+    assert result["majority_accuracy"] == pytest.approx(max(share, 1 - share))
+    for name in experiments.TABLE1_MODELS:
+        assert 0 < result[f"{name}_ap"] <= 1 and 0 < result[f"{name}_accuracy"] <= 1
+        assert result[f"{name}_ap_all_k"] < result[f"{name}_ap"]
+
+
+def test_extraction_refit_replays_iteration_zero_and_partitions():
+    refit = experiments.extraction_refit(CORPUS, seeds=(0, 1))
+    result = refit(0.2, "logistic", "full", 1.0, 0.5)
+    assert refit(0.2, "logistic", "full", 1.0, 0.5) is result  # cached
+    relevant = CORPUS.relevant(0.5)
+    split = split_stories(CORPUS.story, 0.2, random_state=0)
+    X = StandardScaler().fit(CORPUS.features[split.train]).transform(CORPUS.features)
+    supervised = LogisticRegression(C=1.0, tol=1e-10, max_iter=1000).fit(
+        X[split.labeled], relevant[split.labeled])
+    test = split.test
+    assert result["supervised_ap"][0] == pytest.approx(
+        per_story_ap(supervised.decision_function(X[test]), relevant[test],
+                     CORPUS.story[test]), abs=1e-6)
+    assert result["true_share"] == pytest.approx(relevant[split.unlabeled].mean())
+    assert np.all((result["relevant_share"] >= 0) & (result["relevant_share"] <= 1))
+    with pytest.raises(ValueError, match=r"model must be one of \['logistic', 'gaussian'\]"):
+        refit(0.2, "svm", "full", 1.0, 0.5)
+
+
+def test_stepper_run_puts_labeled_rows_first_with_their_labels():
+    run = experiments.stepper_run(2, 5, "shared", 1.0, 200)
+    labeled = run.y_semi != -1
+    assert labeled.sum() == 4 and np.all(labeled[:4])
+    np.testing.assert_array_equal(run.y_semi[labeled], run.y[labeled])
+    assert run.gaussian.covariance == "shared" and run.logistic.C == 1.0
+    assert run.gaussian.trace_[-1].partition.shape == ((~labeled).sum(),)
+
+
+def test_bow_job_nb_is_multinomial_nb_with_the_chosen_alpha():
+    X, y, _ = topic_corpus(300, 40, 0, 0)
+    test_rows = np.arange(200, 300)
+    result = experiments.bow_job(X, y, test_rows, 100, 3, 1)
+    split = split_labeled(y, 3, per_class=True, n_unlabeled=100, test_rows=test_rows,
+                          random_state=1)
+    alpha = result["alpha"]
+    prior = (np.bincount(y[split.labeled], minlength=3) + alpha)
+    reference = MultinomialNB(alpha=alpha, class_prior=prior / prior.sum())
+    reference.fit(X[split.labeled], y[split.labeled])
+    assert result["nb_accuracy"] == pytest.approx(
+        np.mean(reference.predict(X[test_rows]) == y[test_rows]))
+
+
+# -- explorers -------------------------------------------------------------------------------------
+def test_stepper_explorer_replays_the_traces():
+    explorer = cem_stepper_explorer(n_labeled=1, seed=0)
+    run = experiments.stepper_run(1, 0, "full", 1.0)
+    last = max(len(run.gaussian.trace_), len(run.logistic.trace_)) - 1
+    assert explorer.controls["iteration"].max == last
+    explorer.controls["iteration"].value = 1
+    assert explorer.last_error is None
+    title = explorer.figure.axes[0].get_title()
+    assert title.startswith(f"Generative-CEM: iteration 1, {run.gaussian.trace_[1].n_changed} "
+                            "changed")
+    explorer.controls["iteration"].value = last
+    assert "converged" in explorer.figure.axes[1].get_title()
+    assert explorer.caption.value.startswith(f"iteration={last}, n_labeled=1")
+    assert_exports(explorer)
+
+
+def test_extraction_explorer_draws_what_refit_returns():
+    fig1 = experiments.figure1(CORPUS, fractions=(0.2, 1.0), seeds=(0,), progress=False)
+    calls = []
+
+    def refit(*setting):
+        calls.append(setting)
+        return {"supervised_ap": np.array([0.5, 0.7]), "cem_ap": np.array([0.6, 0.8]),
+                "lead_ap": np.array([0.9, 0.9]), "relevant_share": np.array([0.2, 0.1, 0.0]),
+                "true_share": np.array(0.15)}
+
+    explorer = extraction_explorer(fig1, refit, fraction=0.2)
+    explorer.controls["C"].value = 0.01
+    assert calls[-1] == (0.2, "logistic", "full", 0.01, 0.5)
+    heights = [bar.patches[0].get_height() for bar in explorer.figure.axes[1].containers]
+    np.testing.assert_allclose(heights, [60, 70, 90])
+    assert_exports(explorer)
+
+
+def test_bow_explorer_bars_are_the_means_over_seeds():
+    curves = {name: np.array([[0.5, 0.6], [0.7, 0.9]]) + i / 100
+              for i, name in enumerate(("nb", "nb_em", "nb_cem", "logistic"))}
+    explorer = bow_explorer([1, 5], curves, size=1)
+    explorer.controls["n_labeled"].value = 5
+    heights = [bar.patches[0].get_height() for bar in explorer.figure.axes[1].containers]
+    np.testing.assert_allclose(heights, [80, 81, 82, 83])
+    assert_exports(explorer)
