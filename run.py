@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 MIN_PYTHON = (3, 10)
@@ -329,9 +330,38 @@ def command_lab(args, root=ROOT):
     os.execv(cmd[0], cmd)
 
 
+class StageClock:
+    """Wall time of each stage of a command, printed at the end."""
+
+    def __init__(self):
+        self.stages = []
+        self._start = time.perf_counter()
+
+    def lap(self, name):
+        now = time.perf_counter()
+        self.stages.append((name, now - self._start))
+        self._start = now
+
+    def summary(self):
+        total = sum(seconds for _, seconds in self.stages)
+        parts = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in self.stages)
+        return f"stage times: {parts} (total {total / 60:.1f} min)"
+
+
 def command_test(args, root=ROOT):
+    clock = StageClock()
+    try:
+        return _test_stages(args, root, clock)
+    finally:
+        if clock.stages:
+            say(clock.summary())
+
+
+def _test_stages(args, root, clock):
     python = ensure_environment(root)
+    clock.lap("environment")
     missing = ensure_data(python, root)
+    clock.lap("data check")
     if missing is not None:
         say(missing_data_message(missing, data_folder(root)))
         return EXIT_NO_DATA
@@ -343,6 +373,7 @@ def command_test(args, root=ROOT):
         return 2
     say("ruff check . ...")
     code = run([python, "-m", "ruff", "check", "."], cwd=root)
+    clock.lap("ruff")
     if code != 0:
         say(f"ruff found problems (exit code {code}); `ruff check --fix .` repairs many of them.")
         return code
@@ -352,6 +383,7 @@ def command_test(args, root=ROOT):
     cmd = pytest_command(python, args.extra, root)
     say("running " + " ".join(cmd[2:]) + " ...")
     code = run(cmd, cwd=root, env=pytest_environ(root))
+    clock.lap("pytest")
     if code == PYTEST_NO_TESTS:
         say("pytest collected no tests (exit code 5): that is a failure here; check the arguments.")
     elif code != 0:

@@ -368,3 +368,13 @@ def test_browser_note_says_how_to_enable_the_browser_tests(run_script, tmp_path)
     assert note.startswith(f"SSLVIZ_CHROMIUM={tmp_path / 'none'} is not a file")
     assert "will be SKIPPED" in note
     assert "sudo apt-get install chromium fonts-liberation" in note
+
+
+def test_stage_clock_lists_each_stage_and_the_total(run_script, monkeypatch):
+    ticks = iter([0.0, 1.5, 4.0, 124.0])
+    monkeypatch.setattr(run_script.time, "perf_counter", lambda: next(ticks))
+    clock = run_script.StageClock()
+    for name in ("environment", "ruff", "pytest"):
+        clock.lap(name)
+    assert clock.summary() == ("stage times: environment 2 s, ruff 2 s, pytest 120 s "
+                               "(total 2.1 min)")
