@@ -56,6 +56,8 @@ documents. Ueda & Nakano (1998), Deterministic annealing EM algorithm.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp
@@ -348,3 +350,43 @@ def top_count_entries(x, vocabulary, k=10):
     values = x.data / np.linalg.norm(x.data) if x.nnz else x.data
     order = top_indices(values, k)
     return [(str(vocabulary[x.indices[i]]), int(x.data[i]), float(values[i])) for i in order]
+
+
+# -- one document seen by one model (what the document explorer shows) ---------------------
+@dataclass(frozen=True)
+class FisherDocumentView:
+    """One test post seen by one model: the posterior ``P(c|x)`` over the components, the
+    largest entries of its unit-length counts ``(word, count, value)`` and of its Fisher score
+    ``(component, word or None, value)``; ``true_index`` is ``None`` for clusters."""
+
+    title: str
+    model_name: str
+    component_names: list
+    posterior: np.ndarray
+    true_index: int | None
+    predicted_index: int
+    counts: list
+    entries: list
+
+
+def fisher_document_view(corpus, model, *, row, position, variant, k):
+    """The :class:`FisherDocumentView` of corpus row ``row`` (test post number ``position``)
+    under the fitted :class:`~sslviz.fisher.FisherKernelNB` ``model`` of ``variant``."""
+    clusters = variant == "ul-cl"
+    names = list(corpus.target_names)
+    components = ([f"cluster {c}" for c in model.classes_] if clusters
+                  else [names[c] for c in model.classes_])
+    x, true_class = corpus.X[row], int(corpus.y[row])
+    posterior = model.nb_.predict_proba(x)[0]
+    predicted = int(np.argmax(posterior))
+    true_index = None if clusters else int(np.flatnonzero(model.classes_ == true_class)[0])
+    score = model.transform(x)
+    verdict = ("" if clusters else "  (right)" if predicted == true_index
+               else f"  (model says {components[predicted]})")
+    return FisherDocumentView(
+        title=f"test post {position} (corpus row {row}): {names[true_class]}{verdict} — "
+        f"{x.nnz} distinct words, {score.nnz} non-zero Fisher entries",
+        model_name=f"{'cluster' if clusters else 'class'} posterior\n({variant} model)",
+        component_names=components, posterior=posterior, true_index=true_index,
+        predicted_index=predicted, counts=top_count_entries(x, corpus.vocabulary, k),
+        entries=top_entries(score, components, corpus.vocabulary, k))

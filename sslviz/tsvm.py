@@ -70,11 +70,13 @@ margin classifiers (the "TSVM (linear)" column of table 1; C = 1, one-versus-res
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
@@ -431,3 +433,43 @@ def _qualifying_pairs(slacks, labels):
     n_pairs = int(np.sum(slacks[pos] + slacks[neg] > 2))  # sums decrease along the ranks
     return pos[:n_pairs], neg[:n_pairs]
 
+
+# -- the inductive baseline, on the same footing ------------------------------------------------
+#: Soft-margin costs searched by :func:`linear_svm`: the paper's C = 1 first (it wins ties), and
+#: nothing above 3: on unit-length features larger C is close to the hard margin, and liblinear's
+#: hinge-loss solver slows down as C grows.
+C_GRID = (1.0, 0.1, 0.3, 3.0)
+
+
+def linear_svm(X, y, *, C=None, C_grid=C_GRID, cv=5, max_iter=10_000, random_state=None):
+    """A one-vs-rest hinge-loss ``LinearSVC`` fitted on the labeled rows ``(X, y)``.
+
+    ``C``: given, or (``None``) chosen from ``C_grid`` by ``cv``-fold cross-validated accuracy on
+    these rows (:func:`sslviz.tuning.choose_by_cv`, folds seeded by ``random_state``).
+    Returns the fitted ``LinearSVC`` (its ``C`` is the one used).
+    """
+    from .tuning import choose_by_cv
+
+    svm = LinearSVC(loss="hinge", max_iter=max_iter, random_state=0)
+    if C is None:
+        with warnings.catch_warnings():  # large C on a fold: liblinear stops at max_iter
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            C = choose_by_cv(svm, {"C": list(C_grid)}, X, y, cv=cv,
+                             random_state=random_state).value
+    return svm.set_params(C=C).fit(X, y)
+
+
+def text_features(X_fit, *matrices, kind="tfidf"):
+    """Word-count ``matrices`` as a linear SVM sees them, each row scaled to unit length.
+
+    ``kind="tfidf"``: scikit-learn's ``TfidfTransformer`` (smoothed idf) fitted on ``X_fit``;
+    ``kind="tf"``: the counts themselves. Returns a list, one matrix per input.
+    """
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.preprocessing import normalize
+
+    check_choice("kind", kind, ("tfidf", "tf"))
+    if kind == "tf":
+        return [normalize(M) for M in matrices]
+    transformer = TfidfTransformer().fit(X_fit)
+    return [transformer.transform(M) for M in matrices]

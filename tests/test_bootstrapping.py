@@ -283,3 +283,50 @@ def test_threshold_explorer_shows_an_error_and_keeps_the_figure(text_runs):
     assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(lines, after, strict=True))
     explorer.controls["n_labeled"].value = 3
     assert explorer.last_error is None
+
+
+def test_tuned_alpha_is_chosen_on_the_labeled_rows_and_used_from_iteration_0():
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+
+    from sslviz.experiments.bootstrapping import wrong_pseudo_labels_by_class
+    from sslviz.tuning import ALPHA_GRID
+
+    X, y, _ = topic_corpus(300, 40, 0, 2)
+    run = self_training_run(X, y, MultinomialNB(), n_labeled=20, seed=3, n_unlabeled=150,
+                            threshold=0.9, max_iter=4, tune_alpha=True)
+    labeled = run.split.labeled
+    search = GridSearchCV(MultinomialNB(), {"alpha": list(ALPHA_GRID)},
+                          cv=StratifiedKFold(5, shuffle=True, random_state=3)).fit(X[labeled],
+                                                                                  y[labeled])
+    assert run.alpha.value == search.best_params_["alpha"]
+    fixed = self_training_run(X, y, MultinomialNB(alpha=run.alpha.value), n_labeled=20, seed=3,
+                              n_unlabeled=150, threshold=0.9, max_iter=4)
+    np.testing.assert_array_equal(run.test_accuracy, fixed.test_accuracy)
+    assert fixed.alpha is None
+    # where the wrong pseudo-labels went, counted by hand
+    shares = wrong_pseudo_labels_by_class(run, y)
+    truth = y[run.split.train]
+    wrong = (run.model.labeled_iter_ > 0) & (run.model.transduction_ != truth)
+    if wrong.any():
+        np.testing.assert_allclose(shares.sum(), 1)
+        for i, c in enumerate(run.model.classes_):
+            assert shares[i] == np.sum(run.model.transduction_[wrong] == c) / wrong.sum()
+    else:
+        np.testing.assert_array_equal(shares, 0)
+
+
+def test_wrong_pseudo_labels_by_class_on_a_planted_run():
+    from types import SimpleNamespace
+
+    from sslviz.experiments.bootstrapping import wrong_pseudo_labels_by_class
+
+    model = SimpleNamespace(classes_=np.array([0, 1, 2]),
+                            labeled_iter_=np.array([0, 1, 1, 2, 2, -1]),
+                            transduction_=np.array([0, 1, 2, 2, 0, -1]))
+    run = SimpleNamespace(model=model, split=SimpleNamespace(train=np.array([5, 4, 3, 2, 1, 0])))
+    y = np.array([1, 1, 2, 0, 0, 0])  # y[train] = [0, 0, 0, 2, 1, 1]
+    # pseudo-labeled rows 1..4 say 1, 2, 2, 0 against truths 0, 0, 2, 1: three wrong, saying
+    # 1, 2 and 0 (row 3's "2" is right; row 0 is given, row 5 unlabeled)
+    np.testing.assert_allclose(wrong_pseudo_labels_by_class(run, y), [1 / 3, 1 / 3, 1 / 3])
+    y_right = np.array([1, 1, 2, 2, 1, 0])  # y[train] = [0, 1, 2, 2, 1, 1]: only row 4 wrong
+    np.testing.assert_array_equal(wrong_pseudo_labels_by_class(run, y_right), [1, 0, 0])

@@ -3,9 +3,14 @@
 Every test points ``SSLVIZ_CACHE`` at a temporary folder.
 """
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.feature_extraction.text import TfidfTransformer
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.naive_bayes import MultinomialNB
 from sklearn.preprocessing import normalize
 from sklearn.svm import LinearSVC
 from synthetic import topic_corpus
@@ -16,6 +21,7 @@ from sslviz.experiments.__main__ import main
 from sslviz.experiments.fisher import (
     FISHER_METHODS,
     LABELED_ONLY_METHODS,
+    PAPER_SETTINGS,
     PAPER_SIZES,
     PAPER_TABLE_1,
     FisherSettings,
@@ -24,12 +30,12 @@ from sslviz.experiments.fisher import (
     fisher_grid,
     fisher_models_by_variant,
     fisher_split_accuracies,
+    fisher_spread_text,
     fisher_table_text,
-    fisher_table_view,
-    paper_table,
     paper_test_folds,
 )
 from sslviz.fisher import FisherKernelNB, top_entries
+from sslviz.plots.fisher import fisher_table_view, paper_table
 from sslviz.splits import split_labeled
 from sslviz.tsvm import TransductiveSVM
 
@@ -63,11 +69,14 @@ def test_paper_test_folds_partition_the_corpus_stratified():
     assert not np.array_equal(paper_test_folds(Y, seed=1)[0], folds[0])
 
 
-def test_split_accuracies_equal_a_manual_computation():
-    accuracy, seconds = fisher_split_accuracies(X, Y, n_labeled=15, n_unlabeled=120,
-                                                test_rows=FOLDS[2], seed=2, settings=SETTINGS)
-    assert set(accuracy) == set(seconds) == set(FISHER_METHODS)
+def test_split_accuracies_with_the_paper_settings_equal_a_manual_computation():
+    paper = replace(PAPER_SETTINGS, max_iter=5, annealing=(0.1, 1.0))
+    accuracy, seconds, chosen = fisher_split_accuracies(
+        X, Y, n_labeled=15, n_unlabeled=120, test_rows=FOLDS[2], seed=2, settings=paper)
+    assert set(accuracy) == set(seconds) == set(chosen) == set(FISHER_METHODS)
     assert all(s >= 0 for s in seconds.values())
+    assert chosen == {"n-cat": 1.0, "ul-cat": 1.0, "ul-cl": 1.0, "linear": 1.0, "tsvm": 1.0,
+                      "nb+em": 1.0, "nb": 1.0}
     split = split_labeled(Y, 15, n_unlabeled=120, test_rows=FOLDS[2], random_state=2)
     X_train, y_train = X[split.train], split.semi_supervised_targets(Y)
     X_lab, y_lab, X_test, y_test = X[split.labeled], Y[split.labeled], X[FOLDS[2]], Y[FOLDS[2]]
@@ -87,30 +96,75 @@ def test_split_accuracies_equal_a_manual_computation():
     assert accuracy["tsvm"] == np.mean(tsvm.predict(normalize(X_test)) == y_test)
 
 
+def _grid_search(estimator, grid, X, y, seed):
+    """scikit-learn's own search with the same shuffled stratified folds: the best setting."""
+    folds = StratifiedKFold(min(5, np.bincount(y).min()), shuffle=True, random_state=seed)
+    return GridSearchCV(estimator, grid, cv=folds).fit(X, y).best_params_
+
+
+def test_tuned_settings_choose_alpha_and_C_on_the_labeled_posts_only():
+    seed, settings = 2, FisherSettings(max_iter=5, annealing=(0.1, 1.0))
+    accuracy, _, chosen = fisher_split_accuracies(
+        X, Y, n_labeled=30, n_unlabeled=120, test_rows=FOLDS[2], seed=seed,
+        methods=("nb", "nb+em", "linear", "ul-cat"), settings=settings)
+    split = split_labeled(Y, 30, n_unlabeled=120, test_rows=FOLDS[2], random_state=seed)
+    X_lab, y_lab, X_test, y_test = X[split.labeled], Y[split.labeled], X[FOLDS[2]], Y[FOLDS[2]]
+    alpha = _grid_search(MultinomialNB(), {"alpha": list(settings.alpha_grid)}, X_lab, y_lab,
+                         seed)["alpha"]
+    assert chosen["nb"] == chosen["nb+em"] == alpha
+    for variant, method in (("n-cat", "nb"), ("ul-cat", "nb+em")):
+        model = FisherKernelNB(variant=variant, alpha=alpha, annealing=(0.1, 1.0), max_iter=5,
+                               random_state=seed).fit(X[split.train],
+                                                      split.semi_supervised_targets(Y))
+        assert accuracy[method] == np.mean(model.nb_.predict(X_test) == y_test)
+    tfidf = TfidfTransformer().fit(X_lab)  # idf from the labeled posts only
+    svm = LinearSVC(loss="hinge", max_iter=10_000, random_state=0)
+    C = _grid_search(svm, {"C": list(settings.C_grid)}, tfidf.transform(X_lab), y_lab,
+                     seed)["C"]
+    assert chosen["linear"] == C
+    svm.set_params(C=C).fit(tfidf.transform(X_lab), y_lab)
+    assert accuracy["linear"] == np.mean(svm.predict(tfidf.transform(X_test)) == y_test)
+    assert chosen["ul-cat"] in settings.C_grid
+    # the test posts never enter a choice: scrambling their labels changes nothing chosen
+    y_scrambled = Y.copy()
+    y_scrambled[FOLDS[2]] = np.random.default_rng(0).permutation(Y[FOLDS[2]])
+    _, _, again = fisher_split_accuracies(
+        X, y_scrambled, n_labeled=30, n_unlabeled=120, test_rows=FOLDS[2], seed=seed,
+        methods=("nb", "linear"), settings=settings)
+    assert again == {"nb": chosen["nb"], "linear": chosen["linear"]}
+
+
 def test_tsvm_gets_a_random_subset_of_the_unlabeled_posts():
     settings = FisherSettings(tsvm_max_unlabeled=50)
-    accuracy, _ = fisher_split_accuracies(X, Y, n_labeled=15, n_unlabeled=120,
-                                          test_rows=FOLDS[0], seed=4, methods=["tsvm"],
-                                          settings=settings)
+    accuracy, _, chosen = fisher_split_accuracies(X, Y, n_labeled=15, n_unlabeled=120,
+                                                  test_rows=FOLDS[0], seed=4, methods=["tsvm"],
+                                                  settings=settings)
     big = split_labeled(Y, 15, n_unlabeled=120, test_rows=FOLDS[0], random_state=4)
     small = split_labeled(Y, 15, n_unlabeled=50, test_rows=FOLDS[0], random_state=4)
     np.testing.assert_array_equal(big.labeled, small.labeled)
     assert set(small.unlabeled) < set(big.unlabeled)
     assert len(np.unique(Y[small.unlabeled])) == 3  # not the first rows of one class
-    tsvm = TransductiveSVM(random_state=4).fit(normalize(X[small.train]),
-                                               small.semi_supervised_targets(Y))
-    assert accuracy == {"tsvm": np.mean(tsvm.predict(normalize(X[FOLDS[0]])) == Y[FOLDS[0]])}
+    tfidf = TfidfTransformer().fit(X[small.train])  # idf from all the TSVM's posts
+    C = _grid_search(LinearSVC(loss="hinge", max_iter=10_000, random_state=0),
+                     {"C": list(settings.C_grid)}, tfidf.transform(X[small.labeled]),
+                     Y[small.labeled], 4)["C"]
+    assert chosen == {"tsvm": C}
+    tsvm = TransductiveSVM(C=C, C_unlabeled=C, random_state=4)
+    tsvm.fit(tfidf.transform(X[small.train]), small.semi_supervised_targets(Y))
+    assert accuracy == {"tsvm": np.mean(tsvm.predict(tfidf.transform(X[FOLDS[0]]))
+                                        == Y[FOLDS[0]])}
 
 
 def test_grid_cells_are_split_accuracies_and_labeled_only_methods_repeat():
     grid = fisher_grid(X, Y, methods=CHEAP, use_cache=False, **GRID)
     assert grid.accuracy.shape == (2, 2, 2, len(CHEAP)) == grid.seconds.shape
     assert not np.isnan(grid.accuracy).any()
-    expected, _ = fisher_split_accuracies(X, Y, n_labeled=30, n_unlabeled=40,
-                                          test_rows=FOLDS[1], seed=1, methods=CHEAP,
-                                          settings=SETTINGS)
+    expected, _, chosen = fisher_split_accuracies(X, Y, n_labeled=30, n_unlabeled=40,
+                                                  test_rows=FOLDS[1], seed=1, methods=CHEAP,
+                                                  settings=SETTINGS)
     for m, method in enumerate(CHEAP):
         assert grid.accuracy[1, 0, 1, m] == expected[method]
+        assert grid.chosen[1, 0, 1, m] == chosen[method]
         if method in LABELED_ONLY_METHODS:
             np.testing.assert_array_equal(grid.accuracy[:, 0, :, m], grid.accuracy[:, 1, :, m])
             assert np.isnan(grid.seconds[:, 0, :, m]).all()  # not recomputed
@@ -170,7 +224,8 @@ def test_an_interrupted_grid_resumes_and_use_cache_false_recomputes(monkeypatch)
 
 def test_group_key_joins_the_settings_of_its_methods():
     settings = FisherSettings(tsvm_max_unlabeled=10)
-    assert settings.group_key(("n-cat", "nb")) == settings.key("n-cat")
+    assert settings.group_key(("n-cat", "nb")) == {**settings.key("n-cat"), **settings.key("nb")}
+    assert "alpha" not in settings.key("n-cat") and "kernel_alpha" not in settings.key("nb")
     assert settings.group_key(("ul-cat", "nb+em")) == {**settings.key("nb+em"),
                                                        **settings.key("ul-cat")}
     assert "tsvm_max_unlabeled" not in settings.group_key(("ul-cat", "nb+em"))
@@ -183,6 +238,13 @@ def test_tsvm_cache_key_ignores_em_settings_but_not_its_own():
     assert FisherSettings(tsvm_max_unlabeled=10).key("ul-cat") == FisherSettings().key("ul-cat")
     assert FisherSettings(C=2.0).key("nb") == FisherSettings().key("nb")
     assert FisherSettings(alpha=2.0).key("nb") != FisherSettings().key("nb")
+    assert FisherSettings(kernel_alpha=2.0).key("nb") == FisherSettings().key("nb")
+    assert FisherSettings(kernel_alpha=2.0).key("ul-cat") != FisherSettings().key("ul-cat")
+    assert FisherSettings(alpha=2.0).key("ul-cat") == FisherSettings().key("ul-cat")
+    assert FisherSettings(features="tf").key("linear") != FisherSettings().key("linear")
+    assert FisherSettings(features="tf").key("ul-cl") == FisherSettings().key("ul-cl")
+    assert "C_grid" in FisherSettings().key("linear")
+    assert "C_grid" not in FisherSettings(C=1.0).key("linear")  # a fixed C searches nothing
 
 
 def test_parallel_results_do_not_depend_on_n_jobs():
@@ -204,9 +266,20 @@ def test_tables_as_text():
     assert row[1:5] == [f"{table[1, 0]:.1f}", f"({paper[0]:.1f})", f"{table[1, 1]:.1f}",
                         f"({paper[1]:.1f})"]
     assert "(" not in lines[1]  # no paper value for 6 labeled posts
+    spread = fisher_spread_text(grid).splitlines()
+    assert spread[0] == "#labeled: mean over 2 splits [min-max], chosen α or C"
+    acc, alphas = grid.accuracy[1, 1, :, 4] * 100, grid.chosen[1, 1, :, 4]  # nb, 100 labeled
+    cell = spread[5].split(" | ")[1]
+    assert spread[5].startswith(f"{'NB':>14}  6: ")
+    assert cell.startswith(f"100: {acc.mean():4.1f} [{acc.min():4.1f}-{acc.max():4.1f}] "
+                           f"α {alphas.min():g}")
     figure = fisher_figure_text(grid, "ul-cat").splitlines()
     assert figure[0] == "SVM (ul-cat)"
     assert figure[2].split() == ["6"] + [f"{a:.1f}" for a in grid.unlabeled_curve("ul-cat", 6)]
+    ranged = fisher_figure_text(grid, "ul-cat", spread=True).splitlines()
+    low, high = grid.accuracy[0, 1, :, 1].min() * 100, grid.accuracy[0, 1, :, 1].max() * 100
+    assert ranged[2].endswith(f"{grid.unlabeled_curve('ul-cat', 6)[1]:.1f} "
+                              f"[{low:4.1f}-{high:4.1f}]")
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -231,13 +304,22 @@ def test_command_line_runs_a_small_table(monkeypatch, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert code == 0
     assert lines[0] == ("20 Newsgroups: 300 posts, 30 words; sizes [100], unlabeled [50], "
-                        "splits [0], methods ['nb', 'linear']")
+                        "splits [0], methods ['nb', 'linear'], tuned settings")
     assert lines[1].split() == ["#labeled", "NB", "SVM", "(linear)"]
     grid = fisher_grid(X, Y, sizes=[100], unlabeled_sizes=[50], splits=[0], test_folds=FOLDS,
                        methods=("nb", "linear"), progress=False)
     nb, linear = grid.table()[0]
     assert lines[2].split() == ["100", f"{nb:.1f}", "(13.5)", f"{linear:.1f}", "(31.8)"]
-    assert lines[3].startswith("wall time")
+    assert lines[3:6] == fisher_spread_text(grid).splitlines()
+    assert lines[6].startswith("wall time")
+    assert main(["fisher-table", "--sizes", "100", "--unlabeled", "50", "--splits", "0",
+                 "--methods", "linear", "--n-jobs", "1", "--paper-settings"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("methods ['linear'], paper settings")
+    paper = fisher_grid(X, Y, sizes=[100], unlabeled_sizes=[50], splits=[0], test_folds=FOLDS,
+                        methods=("linear",), settings=PAPER_SETTINGS, progress=False)
+    assert lines[2].split() == ["100", f"{paper.table()[0, 0]:.1f}", "(31.8)"]
+    assert "C 1 " in lines[4] + " "
 
 
 def test_rows_stored_unsorted_give_the_same_results():
@@ -253,9 +335,9 @@ def test_rows_stored_unsorted_give_the_same_results():
     kwargs = dict(n_labeled=15, n_unlabeled=120, test_rows=FOLDS[3], seed=3,
                   methods=("n-cat", "ul-cat", "ul-cl", "linear", "nb+em", "nb"),
                   settings=SETTINGS)
-    expected, _ = fisher_split_accuracies(X, Y, **kwargs)
+    expected, _, _ = fisher_split_accuracies(X, Y, **kwargs)
     data = unsorted.data.copy()
-    got, _ = fisher_split_accuracies(unsorted, Y, **kwargs)
+    got, _, _ = fisher_split_accuracies(unsorted, Y, **kwargs)
     assert got == expected
     np.testing.assert_array_equal(unsorted.data, data)
 

@@ -295,3 +295,43 @@ def test_unlabeled_documents_help_on_20_newsgroups(real_data_dir):
                                                              corpus.y[split.labeled])
     y_test = corpus.y[split.test]
     assert model.score(X[split.test], y_test) > svm.score(X[split.test], y_test) + 0.05
+
+
+# -- the inductive baseline: C chosen on the labeled rows, text features -------------------------
+def test_linear_svm_chooses_C_as_scikit_learn_grid_search_does():
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+
+    from sslviz.tsvm import C_GRID, linear_svm
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 5))
+    y = (X[:, 0] + 0.8 * rng.normal(size=60) > 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        svm = linear_svm(X, y, random_state=7)
+        search = GridSearchCV(LinearSVC(loss="hinge", max_iter=10_000, random_state=0),
+                              {"C": list(C_GRID)},
+                              cv=StratifiedKFold(5, shuffle=True, random_state=7)).fit(X, y)
+        reference = LinearSVC(loss="hinge", C=search.best_params_["C"], max_iter=10_000,
+                              random_state=0).fit(X, y)
+    assert svm.C == search.best_params_["C"]
+    np.testing.assert_array_equal(svm.coef_, reference.coef_)
+    assert linear_svm(X, y, C=0.5).C == 0.5  # a given C is used as it is
+
+
+def test_text_features_scale_rows_to_unit_length_with_or_without_idf():
+    from sklearn.feature_extraction.text import TfidfTransformer
+
+    from sslviz.tsvm import text_features
+
+    counts = sp.csr_matrix(np.array([[3, 0, 1], [0, 2, 2], [1, 1, 0]], dtype=float))
+    (tf,) = text_features(counts[:2], counts, kind="tf")
+    np.testing.assert_allclose(tf.toarray()[0], np.array([3, 0, 1]) / np.sqrt(10))
+    train, test = text_features(counts[:2], counts[:2], counts[2:])
+    idf = TfidfTransformer().fit(counts[:2]).idf_  # smoothed idf of the first two rows only
+    np.testing.assert_allclose(idf, 1 + np.log(3 / np.array([2, 2, 3])))
+    expected = np.array([1, 1, 0]) * idf
+    np.testing.assert_allclose(test.toarray()[0], expected / np.linalg.norm(expected))
+    np.testing.assert_allclose(np.linalg.norm(train.toarray(), axis=1), 1)
+    with pytest.raises(ValueError, match=r"^kind must be one of \['tfidf', 'tf'\], got 'bm25'"):
+        text_features(counts, counts, kind="bm25")

@@ -204,3 +204,25 @@ def test_on_20_newsgroups_em_teaches_a_word_no_labeled_post_contains(real_data_d
     assert abs(result.after[word]) > 3 > abs(result.before[word])
     assert np.sign(result.after[word]) == np.sign(result.reference[word])
     assert result.test_accuracy[-1] > result.test_accuracy[0] + 0.1
+
+
+def test_chosen_alpha_is_picked_on_the_labeled_documents_and_shared_by_nb_and_em(corpus):
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold
+
+    from sslviz.tuning import ALPHA_GRID
+
+    chosen = word_association(corpus.X, corpus.y, n_labeled=8, seed=SEED, test_rows=TEST_ROWS,
+                              alpha="chosen", max_iter=10)
+    split = chosen.split
+    X_lab, y_lab = corpus.X[split.labeled], corpus.y[split.labeled]
+    search = GridSearchCV(MultinomialNB(), {"alpha": list(ALPHA_GRID)},
+                          cv=StratifiedKFold(4, shuffle=True, random_state=SEED)).fit(X_lab, y_lab)
+    alpha = search.best_params_["alpha"]
+    assert chosen.model.alpha == alpha
+    labeled_nb = MultinomialNB(alpha=alpha).fit(X_lab, y_lab)  # iteration 0 uses the same α
+    np.testing.assert_allclose(chosen.before, labeled_nb.feature_log_prob_[0]
+                               - labeled_nb.feature_log_prob_[1], atol=1e-12)
+    fixed = word_association(corpus.X, corpus.y, n_labeled=8, seed=SEED, test_rows=TEST_ROWS,
+                             alpha=alpha, max_iter=10)
+    np.testing.assert_array_equal(chosen.test_accuracy, fixed.test_accuracy)
+    np.testing.assert_array_equal(chosen.reference, fixed.reference)

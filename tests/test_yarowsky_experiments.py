@@ -7,6 +7,7 @@ from yarowsky_corpus import SEEDS, FakeCorpus, corpus_data, small_runs
 
 from sslviz.decision_list import DecisionList
 from sslviz.experiments.yarowsky import (
+    final_label_shares,
     instance_map,
     sense_task,
     supervised_accuracy,
@@ -52,6 +53,22 @@ def test_sense_task_and_run(corpus):
         assert accuracy == np.mean(dl.predict(task.X[task.test]) == task.y[task.test])
     with pytest.raises(ValueError, match=r"unknown senses \['c'\] of 'w'"):
         sense_task(corpus, ["a", "c"])
+
+
+def test_final_label_shares_count_where_each_sense_ended(corpus):
+    task = sense_task(corpus, window=10, test_size=0.25, random_state=0)
+    run = yarowsky_run(task, SEEDS, threshold=0.9, mode="rejudge")
+    gold = task.y[task.pool]
+    shares = final_label_shares(run, gold)
+    final = run.model.trace_[-1].labels
+    for i, sense in enumerate(run.model.classes_):  # counted by hand, one cell at a time
+        rows = gold == sense
+        for j in range(len(run.model.classes_)):
+            assert shares[i, j] == np.sum(final[rows] == j) / np.sum(rows)
+        assert shares[i, -1] == np.sum(final[rows] < 0) / np.sum(rows)
+    np.testing.assert_allclose(shares.sum(axis=1), 1)
+    with pytest.raises(ValueError, match=r"^gold has 3 senses but the run labeled 122 "):
+        final_label_shares(run, gold[:3])
 
 
 def test_instance_map_is_a_seeded_2d_layout(corpus):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from sklearn.base import clone
 
 from ..grids import decision_grid, grid_extent
 from ..self_training import (
@@ -23,6 +24,7 @@ from ..self_training import (
     pseudo_label_correctness,
 )
 from ..splits import split_labeled
+from ..tuning import choose_alpha
 
 
 # -- seeded runs on a corpus ---------------------------------------------------------------------
@@ -34,14 +36,19 @@ class SelfTrainingRun:
     model: SelfTraining
     test_accuracy: np.ndarray  # (n_iterations,) accuracy of each iteration's classifier
     pseudo_labels: PseudoLabelReport
+    alpha: object = None  # sslviz.tuning.Choice of the NB smoothing (``tune_alpha``), or None
 
 
 def self_training_run(X, y, estimator, *, n_labeled, seed, n_unlabeled=None, per_class=False,
-                      test_rows=None, **params):
+                      test_rows=None, tune_alpha=False, **params):
     """Split (seeded), self-train with a full trace, score every iteration on the test rows.
 
     ``params`` go to :class:`SelfTraining` (``threshold``, ``criterion``, ``k_best``,
     ``max_iter``). Test rows default to every row outside the labeled and unlabeled sets.
+    With ``tune_alpha`` the estimator's ``alpha`` (multinomial NB's smoothing) is chosen on the
+    split's labeled rows by :func:`sslviz.tuning.choose_alpha` (seeded with ``seed``); the
+    supervised start (iteration 0) and every retrained model use it, so both sides of the
+    comparison get the same tuning.
     """
     y = np.asarray(y)
     split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, per_class=per_class,
@@ -50,10 +57,30 @@ def self_training_run(X, y, estimator, *, n_labeled, seed, n_unlabeled=None, per
     if len(test) == 0:
         raise ValueError("no rows are left to test on: pass test_rows, or n_unlabeled smaller "
                          "than the rows left after the labeled ones")
-    model = SelfTraining(estimator, record="full", **params)
-    model.fit(X[split.train], split.semi_supervised_targets(y))
+    X_train, y_semi = X[split.train], split.semi_supervised_targets(y)
+    alpha = None
+    if tune_alpha:
+        alpha = choose_alpha(X_train, y_semi, random_state=seed)
+        estimator = clone(estimator).set_params(**alpha.params)
+    model = SelfTraining(estimator, record="full", **params).fit(X_train, y_semi)
     return SelfTrainingRun(split, model, accuracy_by_iteration(model, X[test], y[test]),
-                           pseudo_label_correctness(model, y[split.train]))
+                           pseudo_label_correctness(model, y[split.train]), alpha)
+
+
+def wrong_pseudo_labels_by_class(run, y):
+    """How the wrong pseudo-labels of a :class:`SelfTrainingRun` are spread over the classes.
+
+    Returns
+    -------
+    ndarray of shape (n_classes,)
+        Row ``i``: the share of all wrong pseudo-labels that say ``run.model.classes_[i]``
+        (sums to 1; all zeros when no pseudo-label is wrong).
+    """
+    model = run.model
+    truth = np.asarray(y)[run.split.train]
+    wrong = (model.labeled_iter_ > 0) & (model.transduction_ != truth)
+    counts = np.array([np.sum(model.transduction_[wrong] == c) for c in model.classes_])
+    return counts / max(counts.sum(), 1)
 
 
 def self_training_runs(X, y, estimator, **fixed):

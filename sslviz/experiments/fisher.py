@@ -6,9 +6,11 @@ labeled posts, the transductive linear SVM (:mod:`sslviz.tsvm`), NB+EM and NB.
 
 One *job* is one split at one labeled and one unlabeled size for one group of methods that share
 a fitted model (:data:`METHOD_GROUPS`). Jobs run on :func:`sslviz.experiments.runner.run_jobs`,
-in parallel, slowest first, each result (accuracy and seconds per method) cached as soon as it is
-computed: an interrupted paper-scale run (:mod:`sslviz.experiments.__main__`) resumes, and the
-lecture reuses earlier results. Labeled-only methods are cached once per labeled set.
+in parallel, slowest first, each result (accuracy, seconds and the chosen α or C per method)
+cached as soon as it is computed: an interrupted paper-scale run
+(:mod:`sslviz.experiments.__main__`) resumes, and the lecture reuses earlier results.
+Labeled-only methods are cached once per labeled set. By default every hyper-parameter is chosen
+on the labeled posts (:class:`FisherSettings`); :data:`PAPER_SETTINGS` are the paper's.
 """
 
 from __future__ import annotations
@@ -21,11 +23,19 @@ from itertools import product
 import numpy as np
 
 from ..cache import data_digest
-from ..fisher import ANNEALING, FisherKernelNB, top_count_entries, top_entries
+from ..fisher import (  # noqa: F401 (the document view is re-exported for the explorers)
+    ANNEALING,
+    VARIANTS,
+    FisherDocumentView,
+    FisherKernelNB,
+    fisher_document_view,
+)
 from ..splits import split_labeled
+from ..tsvm import C_GRID, TransductiveSVM, linear_svm, text_features
+from ..tuning import ALPHA_GRID, choose_alpha
 from .runner import run_jobs
 
-FISHER_CACHE_VERSION = 2
+FISHER_CACHE_VERSION = 3  # 3: C and α chosen on labeled rows, tf-idf for the linear SVMs
 
 #: Methods in the column order of Table 1.
 FISHER_METHODS = ("n-cat", "ul-cat", "ul-cl", "linear", "tsvm", "nb+em", "nb")
@@ -58,51 +68,73 @@ PAPER_FIGURE_1_UNLABELED = (1000, 2000, 4000, 6000, 8000, 10_000)
 
 @dataclass(frozen=True)
 class FisherSettings:
-    """Settings of every model in the Fisher table (defaults: the paper's, where it gives them).
+    """Settings of every model in the Fisher table (defaults: tuned on the labeled posts).
 
     Parameters
     ----------
-    alpha : float, default=1.0
-        Naive Bayes smoothing; the paper's Dirichlet α = 2.0.
-    annealing : tuple of float, default=sslviz.fisher.ANNEALING
-        Deterministic annealing schedule of EM (ours: the paper gives none).
-    max_iter : int, default=20
-        EM iterations per annealing stage.
-    tol : float, default=1e-6
-        EM's relative convergence threshold.
-    C : float, default=1.0
-        Soft-margin cost of every SVM (and C* of the TSVM), as in the paper.
+    alpha : float or None, default=None
+        Smoothing of the NB and NB+EM classifiers; ``None``: chosen per split from ``alpha_grid``
+        by :func:`sslviz.tuning.choose_alpha` on the labeled posts (NB+EM takes NB's α).
+    kernel_alpha : float, default=1.0
+        Smoothing of the three models behind the Fisher SVMs: the paper's Dirichlet α = 2.
+    annealing, max_iter, tol : EM's annealing schedule (ours, :data:`sslviz.fisher.ANNEALING`),
+        iterations per stage (20) and relative convergence threshold (1e-6).
+    C : float or None, default=None
+        Soft-margin cost of every SVM (and C* of the TSVM); ``None``: chosen per split and SVM
+        from ``C_grid`` by 5-fold cross-validation on the labeled posts
+        (:func:`sslviz.tsvm.linear_svm`); the TSVM takes the C chosen for an inductive SVM on its
+        own features. The paper: C = 1.
+    features : {"tfidf", "tf"}, default="tfidf"
+        What the linear SVM and the TSVM see, scaled to unit length: tf-idf (idf from the
+        labeled posts for the SVM, from all its posts for the TSVM) or counts (the paper's).
     svm_max_iter : int, default=10_000
         Iteration cap of liblinear (``LinearSVC``); the hinge loss converges slowly.
     tsvm_max_unlabeled : int or None, default=None
-        Give the TSVM at most this many of the split's unlabeled posts (a random subset of
-        them); ``None`` gives it all. The TSVM is the slowest method by far.
+        Give the TSVM at most this many of the split's unlabeled posts (a random subset);
+        ``None`` gives it all. The TSVM is the slowest method by far.
+    alpha_grid, C_grid : tuple of float
+        The candidates of α and C.
     """
 
-    alpha: float = 1.0
+    alpha: float | None = None
+    kernel_alpha: float = 1.0
     annealing: tuple = ANNEALING
     max_iter: int = 20
     tol: float = 1e-6
-    C: float = 1.0
+    C: float | None = None
+    features: str = "tfidf"
     svm_max_iter: int = 10_000
     tsvm_max_unlabeled: int | None = None
+    alpha_grid: tuple = ALPHA_GRID
+    C_grid: tuple = C_GRID
 
     def key(self, method):
         """The settings that affect ``method`` (for cache keys)."""
-        settings = asdict(self)
-        settings["annealing"] = list(self.annealing)
+        settings = {name: list(value) if isinstance(value, tuple) else value
+                    for name, value in asdict(self).items()}
         unused = {"tsvm_max_unlabeled"} if method != "tsvm" else set()
+        em = {"annealing", "max_iter", "tol"}
         if method in ("linear", "tsvm"):
-            unused |= {"alpha", "annealing", "max_iter", "tol"}
+            unused |= {"alpha", "alpha_grid", "kernel_alpha"} | em
         if method in ("nb", "nb+em"):
-            unused |= {"C", "svm_max_iter"}
-        if method == "nb":
-            unused |= {"annealing", "max_iter", "tol"}
+            unused |= {"C", "C_grid", "svm_max_iter", "features", "kernel_alpha"}
+        if method in ("n-cat", "ul-cat", "ul-cl"):
+            unused |= {"alpha", "alpha_grid", "features"}
+        if method in ("nb", "n-cat"):
+            unused |= em
+        if self.C is not None:
+            unused.add("C_grid")
+        if self.alpha is not None:
+            unused.add("alpha_grid")
         return {name: value for name, value in settings.items() if name not in unused}
 
     def group_key(self, methods):
         """The settings that affect any of ``methods`` (one job's cache key)."""
         return {name: value for method in methods for name, value in self.key(method).items()}
+
+
+#: The paper's settings: α = 2 everywhere, C = 1, unit-length counts for the linear SVMs.
+PAPER_SETTINGS = FisherSettings(alpha=1.0, C=1.0, features="tf")
 
 
 def load_fisher_corpus(min_count=10):
@@ -145,73 +177,92 @@ def _check_methods(methods):
 
 def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
                             methods=FISHER_METHODS, settings=FisherSettings()):
-    """Fit the requested methods on one seeded split; test accuracy and seconds for each.
+    """Fit the requested methods on one seeded split; test accuracy, seconds and the chosen
+    hyper-parameter of each.
 
     The labeled posts (stratified) and the unlabeled posts are drawn by
     :func:`sslviz.splits.split_labeled` with ``random_state=seed`` from the posts outside
     ``test_rows``. For the same seed, the labeled set does not depend on ``n_unlabeled`` and
     smaller unlabeled sets are subsets of larger ones. SVMs: ``LinearSVC(C, loss="hinge")``,
     one-vs-rest (the SVM of TinySVM and SVM-light, which the paper used). The plain and
-    transductive SVMs see word counts scaled to unit length; the Fisher SVMs see unit-length
-    Fisher scores. NB is the n-cat model itself, NB+EM the ul-cat model.
+    transductive SVMs see ``settings.features``; the Fisher SVMs see unit-length Fisher scores
+    of models smoothed with ``settings.kernel_alpha``. NB is the n-cat model, NB+EM the ul-cat
+    model, both smoothed with ``settings.alpha`` (or the α chosen on the labeled posts).
+
+    Notes
+    -----
+    C of a Fisher SVM is cross-validated on the scores of the labeled posts under a model that
+    was fitted with all of them (also the held-out fold); that can only flatter large C a little.
 
     Returns
     -------
     accuracy : dict of str -> float
     seconds : dict of str -> float
         Time spent on each method (a shared model is charged to the first method that needs it).
+    chosen : dict of str -> float
+        α of NB and NB+EM, C of every SVM (chosen or given).
     """
-    from sklearn.preprocessing import normalize
-    from sklearn.svm import LinearSVC
-
     _check_methods(methods)
     split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, test_rows=test_rows,
                           random_state=seed)
     X_train, y_train = X[split.train], split.semi_supervised_targets(y)
     X_labeled, y_labeled = X[split.labeled], np.asarray(y)[split.labeled]
     X_test, y_test = X[split.test], np.asarray(y)[split.test]
-    accuracy, seconds = {}, {}
+    accuracy, seconds, chosen, fitted = {}, {}, {}, {}
 
-    def svm():
-        return LinearSVC(C=settings.C, loss="hinge", max_iter=settings.svm_max_iter,
-                         random_state=0)
+    def model(variant, alpha):
+        if (variant, alpha) not in fitted:
+            fitted[variant, alpha] = _fisher_model(variant, settings, seed, alpha).fit(
+                X_train, y_train)
+        return fitted[variant, alpha]
 
-    def record(method, predictions, start):
+    def record(method, predictions, start, value):
         accuracy[method] = float(np.mean(predictions == y_test))
         seconds[method] = time.perf_counter() - start
+        chosen[method] = float(value)
 
-    for variant, nb_method in (("n-cat", "nb"), ("ul-cat", "nb+em"), ("ul-cl", None)):
-        if variant not in methods and nb_method not in methods:
-            continue
-        start = time.perf_counter()
-        kernel = _fisher_model(variant, settings, seed).fit(X_train, y_train)
+    for nb_method, variant in (("nb", "n-cat"), ("nb+em", "ul-cat")):
         if nb_method in methods:
-            record(nb_method, kernel.nb_.predict(X_test), start)
             start = time.perf_counter()
+            alpha = settings.alpha if settings.alpha is not None else choose_alpha(
+                X_labeled, y_labeled, grid=settings.alpha_grid, random_state=seed).value
+            record(nb_method, model(variant, alpha).nb_.predict(X_test), start, alpha)
+    for variant in VARIANTS:
         if variant in methods:
-            model = svm().fit(kernel.transform(X_labeled), y_labeled)
-            record(variant, model.predict(kernel.transform(X_test)), start)
+            start = time.perf_counter()
+            kernel = model(variant, settings.kernel_alpha)
+            svm = _svm(kernel.transform(X_labeled), y_labeled, settings, seed)
+            record(variant, svm.predict(kernel.transform(X_test)), start, svm.C)
     if "linear" in methods:
         start = time.perf_counter()
-        model = svm().fit(normalize(X_labeled), y_labeled)
-        record("linear", model.predict(normalize(X_test)), start)
+        train, test = text_features(X_labeled, X_labeled, X_test, kind=settings.features)
+        svm = _svm(train, y_labeled, settings, seed)
+        record("linear", svm.predict(test), start, svm.C)
     if "tsvm" in methods:
-        from ..tsvm import TransductiveSVM
-
         start = time.perf_counter()
         k = n_unlabeled if settings.tsvm_max_unlabeled is None else min(
             n_unlabeled, settings.tsvm_max_unlabeled)
         subset = split_labeled(y, n_labeled, n_unlabeled=k, test_rows=test_rows,
                                random_state=seed)
-        model = TransductiveSVM(C=settings.C, C_unlabeled=settings.C, random_state=seed)
-        model.fit(normalize(X[subset.train]), subset.semi_supervised_targets(y))
-        record("tsvm", model.predict(normalize(X_test)), start)
-    return accuracy, seconds
+        train, labeled, test = text_features(X[subset.train], X[subset.train],
+                                             X[subset.labeled], X_test, kind=settings.features)
+        C = _svm(labeled, np.asarray(y)[subset.labeled], settings, seed).C
+        tsvm = TransductiveSVM(C=C, C_unlabeled=C, random_state=seed)
+        tsvm.fit(train, subset.semi_supervised_targets(y))
+        record("tsvm", tsvm.predict(test), start, C)
+    return accuracy, seconds, chosen
 
 
-def _fisher_model(variant, settings, seed):
-    return FisherKernelNB(variant=variant, alpha=settings.alpha, annealing=settings.annealing,
-                          max_iter=settings.max_iter, tol=settings.tol, random_state=seed)
+def _svm(X, y, settings, seed):
+    return linear_svm(X, y, C=settings.C, C_grid=settings.C_grid,
+                      max_iter=settings.svm_max_iter, random_state=seed)
+
+
+def _fisher_model(variant, settings, seed, alpha=None):
+    return FisherKernelNB(variant=variant,
+                          alpha=settings.kernel_alpha if alpha is None else alpha,
+                          annealing=settings.annealing, max_iter=settings.max_iter,
+                          tol=settings.tol, random_state=seed)
 
 
 def fisher_models_by_variant(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
@@ -241,6 +292,7 @@ class FisherGrid:
     split ``splits[k]``, method ``methods[m]``; NaN where a method was not run.
     ``seconds`` has the same shape: the compute time recorded when each cell was computed (also
     for cells read from the cache); labeled-only methods have it at the largest unlabeled size.
+    ``chosen`` (same shape, or ``None``): α of NB and NB+EM, C of the SVMs, in each cell.
     """
 
     sizes: np.ndarray
@@ -249,6 +301,7 @@ class FisherGrid:
     methods: tuple
     accuracy: np.ndarray
     seconds: np.ndarray
+    chosen: np.ndarray | None = None
 
     def _index(self, values, value, what):
         matches = np.flatnonzero(np.asarray(values) == value)
@@ -289,29 +342,21 @@ def fisher_grid(X, y, *, sizes, unlabeled_sizes, splits, test_folds, methods=FIS
 
     Parameters
     ----------
-    X : sparse matrix of shape (n_documents, n_words)
-        Word counts (e.g. :func:`load_fisher_corpus`).
-    y : ndarray of shape (n_documents,)
+    X, y : word counts (sparse, e.g. :func:`load_fisher_corpus`) and labels of every post
     sizes, unlabeled_sizes : sequence of int
-        Labeled and unlabeled set sizes.
     splits : sequence of int
-        Split ``k`` tests on ``test_folds[k]`` and draws its training posts with seed ``k``.
-    test_folds : list of arrays of int
-        Test rows of every split (e.g. :func:`paper_test_folds`).
+        Split ``k`` tests on ``test_folds[k]`` (e.g. :func:`paper_test_folds`) and draws its
+        training posts with seed ``k``.
     methods : sequence of str, default=FISHER_METHODS
-        Those in :data:`LABELED_ONLY_METHODS` are run once per labeled set (at the largest
-        unlabeled size) and repeated along the unlabeled axis.
+        Those in :data:`LABELED_ONLY_METHODS` run once per labeled set (at the largest
+        unlabeled size) and are repeated along the unlabeled axis.
     unlabeled_methods : sequence of str or None, default=None
-        Methods run at *every* unlabeled size; the others (except the labeled-only ones) run
-        at the largest only and are NaN elsewhere. ``None``: every method at every size. E.g.
-        Table 1 plus Figure 1 in one call: all methods, ``unlabeled_methods=("ul-cat",)``.
+        Methods run at *every* unlabeled size; the others run at the largest only (NaN
+        elsewhere). ``None``: every method at every size.
     settings : FisherSettings, default=FisherSettings()
-    use_cache : bool, default=True
-        Read the jobs' results from the ``fisher`` cache (they are always written to it).
-    progress : bool, default=True
-        Show a progress bar labeled ``description``.
-    n_jobs : int or None, default=None
-        Parallel processes (joblib; ``-1`` = all cores). Results do not depend on it.
+    use_cache, progress, n_jobs, description
+        Read results from the ``fisher`` cache (always written); show a progress bar;
+        processes (joblib, ``-1`` = all cores; results do not depend on it); the bar's label.
 
     Returns
     -------
@@ -330,13 +375,14 @@ def fisher_grid(X, y, *, sizes, unlabeled_sizes, splits, test_folds, methods=FIS
                        shared={"X": X, "y": y, "test_folds": test_folds, "settings": settings},
                        use_cache=use_cache, n_jobs=n_jobs, progress=progress,
                        description=description)
-    accuracy, seconds = _assemble(cells, jobs, results, methods,
-                                  shape=(len(sizes), len(unlabeled_sizes), len(splits)))
+    accuracy, seconds, chosen = _assemble(cells, jobs, results, methods,
+                                          shape=(len(sizes), len(unlabeled_sizes), len(splits)))
     j_largest = int(np.argmax(unlabeled_sizes))
     for m, method in enumerate(methods):  # the same labeled set gives the same result
         if method in LABELED_ONLY_METHODS:
             accuracy[:, :, :, m] = accuracy[:, j_largest, None, :, m]
-    return FisherGrid(sizes, unlabeled_sizes, splits, methods, accuracy, seconds)
+            chosen[:, :, :, m] = chosen[:, j_largest, None, :, m]
+    return FisherGrid(sizes, unlabeled_sizes, splits, methods, accuracy, seconds, chosen)
 
 
 def _grid_jobs(sizes, unlabeled_sizes, splits, methods, unlabeled_methods):
@@ -369,102 +415,25 @@ def _job_key(job, digest, settings):
 def _run_job(X, y, *, test_folds, settings, n_labeled, n_unlabeled, split, methods):
     """One job for :func:`sslviz.experiments.runner.run_jobs`: accuracy and seconds arrays
     (one entry per method of the group)."""
-    accuracy, seconds = fisher_split_accuracies(
+    accuracy, seconds, chosen = fisher_split_accuracies(
         X, y, n_labeled=n_labeled, n_unlabeled=n_unlabeled, test_rows=test_folds[split],
         seed=split, methods=methods, settings=settings)
     return {"accuracy": np.array([accuracy[m] for m in methods]),
-            "seconds": np.array([seconds[m] for m in methods])}
+            "seconds": np.array([seconds[m] for m in methods]),
+            "chosen": np.array([chosen[m] for m in methods])}
 
 
 def _assemble(cells, jobs, results, methods, *, shape):
-    """Accuracy and seconds of shape ``shape + (n_methods,)``; NaN where nothing was wanted."""
-    accuracy = np.full(shape + (len(methods),), np.nan)
-    seconds = np.full_like(accuracy, np.nan)
+    """Accuracy, seconds and chosen values of shape ``shape + (n_methods,)``; NaN where nothing
+    was wanted."""
+    arrays = {name: np.full(shape + (len(methods),), np.nan)
+              for name in ("accuracy", "seconds", "chosen")}
     for (i, j, k, wanted), job, result in zip(cells, jobs, results, strict=True):
         for g, method in enumerate(job["methods"]):
             if method in wanted:
-                accuracy[i, j, k, methods.index(method)] = result["accuracy"][g]
-                seconds[i, j, k, methods.index(method)] = result["seconds"][g]
-    return accuracy, seconds
-
-
-# -- what the explorers show --------------------------------------------------------------------
-@dataclass(frozen=True)
-class FisherDocumentView:
-    """One test post seen by one model: the posterior ``P(c|x)`` over the components, the
-    largest entries of its unit-length counts ``(word, count, value)`` and of its Fisher score
-    ``(component, word or None, value)``; ``true_index`` is ``None`` for clusters."""
-
-    title: str
-    model_name: str
-    component_names: list
-    posterior: np.ndarray
-    true_index: int | None
-    predicted_index: int
-    counts: list
-    entries: list
-
-
-def fisher_document_view(corpus, model, *, row, position, variant, k):
-    """The :class:`FisherDocumentView` of corpus row ``row`` (test post number ``position``)
-    under the fitted :class:`~sslviz.fisher.FisherKernelNB` ``model`` of ``variant``."""
-    clusters = variant == "ul-cl"
-    names = list(corpus.target_names)
-    components = ([f"cluster {c}" for c in model.classes_] if clusters
-                  else [names[c] for c in model.classes_])
-    x, true_class = corpus.X[row], int(corpus.y[row])
-    posterior = model.nb_.predict_proba(x)[0]
-    predicted = int(np.argmax(posterior))
-    true_index = None if clusters else int(np.flatnonzero(model.classes_ == true_class)[0])
-    score = model.transform(x)
-    verdict = ("" if clusters else "  (right)" if predicted == true_index
-               else f"  (model says {components[predicted]})")
-    return FisherDocumentView(
-        title=f"test post {position} (corpus row {row}): {names[true_class]}{verdict} — "
-        f"{x.nnz} distinct words, {score.nnz} non-zero Fisher entries",
-        model_name=f"{'cluster' if clusters else 'class'} posterior\n({variant} model)",
-        component_names=components, posterior=posterior, true_index=true_index,
-        predicted_index=predicted, counts=top_count_entries(x, corpus.vocabulary, k),
-        entries=top_entries(score, components, corpus.vocabulary, k))
-
-
-def paper_table(methods):
-    """The paper's sizes and its Table 1 (%) restricted to ``methods`` (columns in that order)."""
-    return np.array(PAPER_SIZES), PAPER_TABLE_1[:, [FISHER_METHODS.index(m) for m in methods]]
-
-
-@dataclass(frozen=True)
-class FisherTableView:
-    """Table 1 at ``n_unlabeled`` posts and Figure 1 for ``method``, from a :class:`FisherGrid`.
-
-    ``table``: method -> accuracy (%) per labeled size, for the methods run at every unlabeled
-    size; ``curves``: ``"<size> labeled"`` -> accuracy (%) per unlabeled size; ``reference``:
-    the linear SVM at ``n_labeled`` and the largest unlabeled size (``None`` if not run).
-    """
-
-    method: str
-    method_name: str
-    n_labeled: int
-    n_unlabeled: int
-    largest: int
-    table: dict
-    curves: dict
-    current: str
-    reference: float | None
-
-
-def fisher_table_view(grid, *, method, n_labeled, n_unlabeled):
-    """The :class:`FisherTableView` of ``method`` at ``n_labeled`` and ``n_unlabeled`` posts."""
-    at_size, largest = grid.table(n_unlabeled), int(np.max(grid.unlabeled_sizes))
-    reference = None
-    if "linear" in grid.methods:
-        reference = grid.mean("linear", n_labeled, largest) * 100
-    return FisherTableView(
-        method=method, method_name=FISHER_METHOD_NAMES[method], n_labeled=n_labeled,
-        n_unlabeled=n_unlabeled, largest=largest,
-        table={m: at_size[:, grid.methods.index(m)] for m in grid.complete_methods()},
-        curves={f"{int(s)} labeled": grid.unlabeled_curve(method, s) for s in grid.sizes},
-        current=f"{n_labeled} labeled", reference=reference)
+                for name, array in arrays.items():
+                    array[i, j, k, methods.index(method)] = result[name][g]
+    return arrays["accuracy"], arrays["seconds"], arrays["chosen"]
 
 
 # -- Table 1 and Figure 1 as text ------------------------------------------------------------
@@ -489,11 +458,41 @@ def fisher_table_text(grid, *, n_unlabeled=None, paper=True):
     return "\n".join(lines)
 
 
-def fisher_figure_text(grid, method="ul-cat"):
+def fisher_figure_text(grid, method="ul-cat", *, spread=False):
     """Figure 1 as text: mean accuracy (%) of ``method`` per labeled size (rows) and unlabeled
-    size (columns)."""
-    header = "#labeled \\ #unlabeled " + " ".join(f"{int(u):>6}" for u in grid.unlabeled_sizes)
-    rows = [f"{int(size):>21} " + " ".join(f"{a:6.1f}" for a in grid.unlabeled_curve(method,
-                                                                                    size))
-            for size in grid.sizes]
+    size (columns); with ``spread``, each mean followed by its range over the splits."""
+    width = 18 if spread else 6
+    header = "#labeled \\ #unlabeled " + " ".join(f"{int(u):>{width}}"
+                                                  for u in grid.unlabeled_sizes)
+    m = grid._index(grid.methods, method, "method")
+    rows = []
+    for i, size in enumerate(grid.sizes):
+        cells = [f"{a:6.1f}" for a in grid.unlabeled_curve(method, size)]
+        if spread:
+            low, high = (np.min(grid.accuracy[i, :, :, m], axis=1) * 100,
+                         np.max(grid.accuracy[i, :, :, m], axis=1) * 100)
+            cells = [f"{c} [{lo:4.1f}-{hi:4.1f}]" for c, lo, hi in zip(cells, low, high,
+                                                                      strict=True)]
+        rows.append(f"{int(size):>21} " + " ".join(f"{c:>{width}}" for c in cells))
     return "\n".join([f"{FISHER_METHOD_NAMES[method]}", header, *rows])
+
+
+def fisher_spread_text(grid, *, n_unlabeled=None):
+    """Per method (rows) and labeled size: mean accuracy (%) over the splits, its range
+    [min-max], and the α (NB, NB+EM) or C (SVMs) chosen on the splits' labeled posts."""
+    j = -1 if n_unlabeled is None else grid._index(grid.unlabeled_sizes, n_unlabeled,
+                                                   "unlabeled size")
+    lines = [f"#labeled: mean over {len(grid.splits)} splits [min-max], chosen α or C"]
+    for m, method in enumerate(grid.methods):
+        cells = []
+        for i, size in enumerate(grid.sizes):
+            acc = grid.accuracy[i, j, :, m] * 100
+            text = f"{int(size)}: " + ("-" if np.isnan(acc).any() else
+                                       f"{acc.mean():4.1f} [{acc.min():4.1f}-{acc.max():4.1f}]")
+            if grid.chosen is not None and not np.isnan(grid.chosen[i, j, :, m]).any():
+                low, high = np.min(grid.chosen[i, j, :, m]), np.max(grid.chosen[i, j, :, m])
+                name = "α" if method in ("nb", "nb+em") else "C"
+                text += f" {name} {low:g}" + ("" if low == high else f"-{high:g}")
+            cells.append(text)
+        lines.append(f"{FISHER_METHOD_NAMES[method]:>14}  " + " | ".join(cells))
+    return "\n".join(lines)

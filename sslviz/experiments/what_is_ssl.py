@@ -329,8 +329,11 @@ def word_association(X, y, *, n_labeled, seed, test_rows, n_unlabeled=None, pair
         Unlabeled documents drawn from the rest; ``None``: all of the rest.
     pair : (int, int), default=(0, 1)
         The classes whose association is measured.
-    alpha : float, default=0.1
-        Smoothing of :class:`sslviz.em.SemiSupervisedNB` and of the reference MultinomialNB.
+    alpha : float or "chosen", default=0.1
+        Smoothing of :class:`sslviz.em.SemiSupervisedNB` (Naive Bayes at iteration 0 and every
+        EM step) and of the reference MultinomialNB; ``"chosen"``: picked on the split's labeled
+        documents (:func:`sslviz.tuning.choose_alpha`), the same α for NB and EM
+        (``result.model.alpha``).
     max_iter : int, default=10
         EM iterations after iteration 0.
     per_class : bool, default=False
@@ -346,7 +349,7 @@ def word_association(X, y, *, n_labeled, seed, test_rows, n_unlabeled=None, pair
     run = em_run(X, y, n_labeled=n_labeled, seed=seed, n_unlabeled=n_unlabeled,
                  per_class=per_class, test_rows=test_rows, alpha=alpha, max_iter=max_iter)
     split, trace = run.split, run.model.trace_
-    reference = MultinomialNB(alpha=alpha).fit(X[split.train], y[split.train])
+    reference = MultinomialNB(alpha=run.model.alpha).fit(X[split.train], y[split.train])
     return WordAssociation(
         split=split, model=run.model, pair=pair,
         before=log_odds_pair(trace[0].feature_log_prob, pair),

@@ -184,6 +184,31 @@ def yarowsky_run(task, seeds, **params):
                        accuracy_by_iteration(model, task.X[task.test], task.y[task.test]))
 
 
+def final_label_shares(run, gold):
+    """Where the pool instances of each gold sense ended: shares labeled with each sense, and
+    unlabeled, after the last iteration of ``run`` (a :class:`YarowskyRun`).
+
+    Parameters
+    ----------
+    gold : ndarray of str, shape (n_pool,)
+        Gold senses of the pool (``task.y[task.pool]``).
+
+    Returns
+    -------
+    ndarray of shape (n_senses, n_senses + 1)
+        Row ``i``: instances of ``run.model.classes_[i]``; columns: labeled with each sense (in
+        the order of ``classes_``), then unlabeled. Rows sum to 1.
+    """
+    classes, final = run.model.classes_, run.model.trace_[-1].labels
+    gold = np.asarray(gold)
+    if len(gold) != len(final):
+        raise ValueError(f"gold has {len(gold)} senses but the run labeled {len(final)} "
+                         "instances; pass task.y[task.pool]")
+    columns = np.where(final >= 0, final, len(classes))
+    return np.array([np.bincount(columns[gold == sense], minlength=len(classes) + 1)
+                     / max(np.sum(gold == sense), 1) for sense in classes])
+
+
 # -- the supervised comparison -------------------------------------------------------------------
 def supervised_decision_list(X, y, n_labeled, *, random_state=None, alpha=0.1, min_count=1):
     """A decision list trained on ``n_labeled`` hand-labeled instances drawn at random.

@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ..experiments.fisher import (
-    FISHER_METHOD_NAMES,
-    fisher_document_view,
+from ..experiments.fisher import FISHER_METHOD_NAMES, fisher_document_view
+from ..plots.fisher import (
     fisher_table_view,
     paper_table,
-)
-from ..plots.fisher import (
     plot_document_panels,
     plot_table_panels,
     update_document_panels,
