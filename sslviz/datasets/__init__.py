@@ -24,10 +24,12 @@ from sslviz.datasets.fetch import (
     locate,
     status,
 )
+from sslviz.datasets.golub import load_golub
 from sslviz.datasets.loaders import load_20newsgroups, load_reuters, load_stoplist, load_webkb
 from sslviz.datasets.paths import DataFolderError, cache_dir, data_dir
 from sslviz.datasets.registry import REGISTRY
 from sslviz.datasets.senseval import SensevalCorpus, load_senseval
+from sslviz.datasets.splice import load_splice
 
 __all__ = [
     "REGISTRY",
@@ -41,8 +43,10 @@ __all__ = [
     "fetch",
     "file_sha256",
     "load_20newsgroups",
+    "load_golub",
     "load_reuters",
     "load_senseval",
+    "load_splice",
     "load_stoplist",
     "load_webkb",
     "locate",

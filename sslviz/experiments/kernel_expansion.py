@@ -1,0 +1,301 @@
+"""Experiments of the kernel-expansion lecture (08): Szummer & Jaakkola's Figures 1 and 2.
+
+One job is one seeded draw of ``n_labeled`` labeled points (a plain random subset, as in the
+paper, redrawn until both classes are present). In one job the squared distances between all
+points are computed once, the width is set, ``P(i|x)`` of every point over every kernel is
+computed once for that width (the O(N²) part) and shared by every method fitted on the draw:
+
+* EM and MED in their balanced form (the paper's remedies for unequal label counts, the defaults)
+  and in their plain form (no rescaling, one ``C``);
+* a linear SVM on the labeled points alone, with ``C`` chosen by cross-validation on the labeled
+  rows (:func:`sslviz.tuning.choose_by_cv`; ``C = 1`` when a class has a single label).
+
+Jobs go through :func:`sslviz.experiments.runner.run_jobs` (kind ``"kernel_expansion"``), keyed
+by the data's digest, the job's parameters and :data:`CACHE_VERSION`.
+
+The width is the paper's rule on the labeled points (:func:`sslviz.kernel_expansion.kernel_width`)
+or, with ``width="cv"``, the rule times a factor chosen by cross-validation on the labeled rows
+(:func:`choose_width_factor`: every fold keeps all unlabeled points in the expansion),
+separately for EM and MED.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from scipy.optimize import curve_fit
+from sklearn.svm import LinearSVC
+
+from ..cache import data_digest
+from ..kernel_expansion import (
+    KernelExpansionClassifier,
+    fit_em,
+    fit_med,
+    membership_from_distances,
+    squared_distances,
+    width_from_distances,
+)
+from ..tuning import Choice, choose_by_cv, labeled_folds
+from ..validation import check_choice, check_int
+from .runner import run_jobs
+
+CACHE_VERSION = 2
+SVM_C_GRID = (1.0, 0.01, 0.1, 10.0, 100.0)
+WIDTH_FACTORS = (1.0, 0.7, 0.5, 0.35)
+METHODS = ("em", "med", "em_plain", "med_plain", "svm")
+LABELS = {"em": "EM (balanced)", "med": "MED (balanced)", "em_plain": "EM (plain)",
+          "med_plain": "MED (plain)", "svm": "linear SVM, labeled only"}
+
+
+def splice_sample(splice, *, n_examples=500, seed=0):
+    """``n_examples`` rows drawn at random (seeded) from a :func:`load_splice` Bunch: (X, y)."""
+    n_examples = check_int("n_examples", n_examples, minimum=10, maximum=len(splice.target))
+    rows = np.sort(np.random.default_rng(seed).choice(len(splice.target), n_examples,
+                                                      replace=False))
+    return splice.data[rows], splice.target[rows]
+
+
+def draw_labeled(y, candidates, n_labeled, seed):
+    """A random subset of ``candidates`` of size ``n_labeled`` holding every class of ``y``.
+
+    Redraws (same generator) until every class is present, as fitting needs two classes.
+    """
+    candidates, y = np.asarray(candidates), np.asarray(y)
+    classes = np.unique(y[candidates])
+    check_int("n_labeled", n_labeled, minimum=len(classes), maximum=len(candidates))
+    rng = np.random.default_rng(seed)
+    for _ in range(10_000):
+        rows = np.sort(rng.choice(candidates, n_labeled, replace=False))
+        if len(np.unique(y[rows])) == len(classes):
+            return rows
+    raise ValueError(f"no draw of {n_labeled} labeled points held every class")
+
+
+def _svm_error(features, y, labeled, test, seed):
+    y_lab = y[labeled]
+    if np.bincount(y_lab).min() >= 2:
+        c = choose_by_cv(LinearSVC(max_iter=20_000), {"C": list(SVM_C_GRID)},
+                         features[labeled], y_lab, random_state=seed).value
+    else:
+        c = 1.0
+    model = LinearSVC(C=c, max_iter=20_000).fit(features[labeled], y_lab)
+    return float(np.mean(model.predict(features[test]) != y[test]))
+
+
+def choose_width_factor(sq, y, labeled, method, *, seed=None, factors=WIDTH_FACTORS, cv=3):
+    """The factor of the rule width with the best cross-validated accuracy on the labeled rows.
+
+    ``cv`` folds (3 by default: the width search is the costliest part of an experiment) come
+    from :func:`sslviz.tuning.labeled_folds` over the labeled rows; each fold keeps
+    every unlabeled point (and the other labeled points) as kernels, fits ``method`` (balanced)
+    on its labeled points and scores the held-out ones. ``sq`` are the squared distances between
+    all points (computed once). With a single label in some class the rule (factor 1) is kept.
+
+    Returns
+    -------
+    sslviz.tuning.Choice with ``params == {"width_factor": f}``
+    """
+    y, labeled = np.asarray(y), np.asarray(labeled)
+    targets = np.full(len(y), -1)
+    targets[labeled] = y[labeled]
+    candidates = [{"width_factor": float(f)} for f in factors]
+    if np.bincount(y[labeled]).min() < 2:
+        return Choice(candidates[0], candidates, np.full(len(factors), np.nan),
+                      "the rule (a class has one label: no cross-validation)")
+    folds = labeled_folds(targets, cv, random_state=seed, include_unlabeled=True)
+    fit = fit_em if method == "em" else fit_med
+    scores = []
+    for factor in factors:
+        correct = []
+        for train, held_out in folds:
+            fold_labeled = train[targets[train] != -1]
+            fold_targets = np.full(len(y), -1)
+            fold_targets[fold_labeled] = y[fold_labeled]
+            sigma = width_from_distances(sq[np.ix_(fold_labeled, fold_labeled)],
+                                         y[fold_labeled]) * factor
+            R = membership_from_distances(sq[np.ix_(np.concatenate([fold_labeled, held_out]),
+                                                    train)], sigma)
+            found = fit(R[: len(fold_labeled)], y[fold_labeled], 2, record="summary")
+            predicted = (R[len(fold_labeled):] @ found.weights[0] > 0).astype(int)
+            correct.extend(predicted == y[held_out])
+        scores.append(np.mean(correct))
+    scores = np.array(scores)
+    return Choice(candidates[int(np.argmax(scores))], candidates, scores,
+                  f"{len(folds)}-fold cv accuracy")
+
+
+def draw_result(X, y, n_labeled, seed, *, candidates, test, width="rule", gamma=0.1, C=40.0):
+    """Every method on one seeded draw; test errors and what the fits did (a job's result)."""
+    labeled = draw_labeled(y, candidates, n_labeled, seed)
+    test = np.setdiff1d(test, labeled)
+    targets = np.full(len(y), -1)
+    targets[labeled] = y[labeled]
+    sq = squared_distances(X, X)
+    rule = width_from_distances(sq[np.ix_(labeled, labeled)], y[labeled])
+    factors = {"em": 1.0, "med": 1.0}
+    if width == "cv":
+        factors = {m: choose_width_factor(sq, y, labeled, m, seed=seed).value for m in factors}
+    memberships = {f: membership_from_distances(sq, rule * f) for f in set(factors.values())}
+    result = {"sigma": rule, "em_factor": factors["em"], "med_factor": factors["med"],
+              "n_positive_labels": int(np.sum(y[labeled] == 1))}
+    for name, fit, balanced in (("em", fit_em, True), ("em_plain", fit_em, False),
+                                ("med", fit_med, True), ("med_plain", fit_med, False)):
+        R = memberships[factors[name.split("_")[0]]]
+        options = {"gamma": gamma, "C": C} if fit is fit_med else {}
+        found = fit(R[labeled], y[labeled], 2, balanced=balanced, record="summary", **options)
+        predicted = (R[test] @ found.weights[0] > 0).astype(int)
+        result[f"{name}_error"] = float(np.mean(predicted != y[test]))
+        result[f"{name}_one_class"] = bool(len(np.unique(predicted)) == 1)
+        result[f"{name}_converged"] = bool(found.converged)
+        if name.startswith("med"):
+            result[f"{name}_kkt"] = float(found.trace[-1].kkt_violation)
+            result[f"{name}_gap"] = float(found.trace[-1].duality_gap)
+    result["svm_error"] = _svm_error(X, y, labeled, test, seed)
+    return {key: np.asarray(value) for key, value in result.items()}
+
+
+@dataclass(frozen=True)
+class Curves:
+    """Results per labeled-set size (rows) and seed (columns); ``errors[method]`` in [0, 1]."""
+
+    sizes: np.ndarray
+    seeds: np.ndarray
+    table: dict  # name -> ndarray (n_sizes, n_seeds) of every field of draw_result
+
+    def errors(self, method):
+        """Test errors of ``method`` (one of :data:`METHODS`), shape (n_sizes, n_seeds)."""
+        check_choice("method", method, METHODS)
+        return self.table[f"{method}_error"]
+
+    def summary(self, methods=METHODS):
+        """Rows ``(size, {method: (mean, std)})`` over the seeds."""
+        return [(int(size), {m: (float(self.errors(m)[i].mean()), float(self.errors(m)[i].std()))
+                             for m in methods}) for i, size in enumerate(self.sizes)]
+
+
+def learning_curves(X, y, *, sizes, seeds, candidates=None, test=None, width="rule",
+                    gamma=0.1, C=40.0, use_cache=True, n_jobs=None, progress=True,
+                    description="kernel expansions"):
+    """Every method over labeled-set sizes and seeds (Figures 1b and 2).
+
+    Parameters
+    ----------
+    X : ndarray (n_samples, n_features); every row is a kernel of the expansion
+    y : ndarray of 0/1 (n_samples,)
+    sizes, seeds : sequences of int
+    candidates : rows the labeled points are drawn from (default: all)
+    test : rows errors are measured on, minus the labeled ones (default: all)
+    width : {"rule", "cv"}
+
+    Returns
+    -------
+    Curves
+    """
+    check_choice("width", width, ("rule", "cv"))
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    candidates = np.arange(len(y)) if candidates is None else np.asarray(candidates)
+    test = np.arange(len(y)) if test is None else np.asarray(test)
+    digest = data_digest(X, y, candidates, test)
+    shared = {"X": X, "y": y, "candidates": candidates, "test": test, "width": width,
+              "gamma": gamma, "C": C}
+
+    def key(job):
+        return {"data": digest, "width": width, "gamma": gamma, "C": C,
+                "factors": list(WIDTH_FACTORS) if width == "cv" else None,
+                "width_folds": 3 if width == "cv" else None,
+                "version": CACHE_VERSION, **job}
+
+    jobs = [{"n_labeled": int(s), "seed": int(seed)} for s in sizes for seed in seeds]
+    results = run_jobs(draw_result, jobs, kind="kernel_expansion", key=key, shared=shared,
+                       use_cache=use_cache, n_jobs=n_jobs, progress=progress,
+                       description=description)
+    table = {name: np.array([r[name] for r in results]).reshape(len(sizes), len(seeds))
+             for name in results[0]}
+    return Curves(np.asarray(sizes), np.asarray(seeds), table)
+
+
+# -- is the convergence exponential? -------------------------------------------------------------
+@dataclass(frozen=True)
+class ExponentialFit:
+    """``error(L) ≈ asymptote + scale · exp(−rate · L)`` and the straight line through
+    ``log(mean error − asymptote)`` against ``L``."""
+
+    asymptote: float
+    how: str
+    slope: float
+    intercept: float
+    r_squared: float
+    used: np.ndarray  # sizes whose mean error lies above the asymptote
+
+
+def exponential_check(sizes, mean_errors, asymptote=None):
+    """Fit the semilog line of Figure 1a.
+
+    ``asymptote`` given (e.g. the mean error with many labels) or ``None``: then it is fitted with
+    the rate and scale, by least squares on ``a + b exp(−c L)`` (:func:`scipy.optimize.curve_fit`).
+    """
+    sizes, mean_errors = np.asarray(sizes, float), np.asarray(mean_errors, float)
+    how = "given"
+    if asymptote is None and len(sizes) < 4:
+        raise ValueError(f"fitting the asymptote with the rate and scale needs at least 4 sizes, "
+                         f"got {len(sizes)}; give the asymptote instead")
+    if asymptote is None:
+        def model(L, a, b, c):
+            return a + b * np.exp(-c * L)
+        guess = (mean_errors.min() * 0.9, mean_errors.max(), 0.1)
+        (asymptote, _, _), _ = curve_fit(model, sizes, mean_errors, p0=guess, maxfev=20000)
+        how = "fitted"
+    used = mean_errors > asymptote
+    if used.sum() < 2:
+        raise ValueError("fewer than two mean errors lie above the asymptote: no line to fit")
+    logs = np.log(mean_errors[used] - asymptote)
+    slope, intercept = np.polyfit(sizes[used], logs, 1)
+    residual = logs - (slope * sizes[used] + intercept)
+    r_squared = 1 - residual.var() / logs.var() if logs.var() > 0 else 1.0
+    return ExponentialFit(float(asymptote), how, float(slope), float(intercept),
+                          float(r_squared), sizes[used])
+
+
+# -- the 2-D picture ----------------------------------------------------------------------------
+def toy_problem(n_samples=200, *, noise=0.12, seed=0):
+    """Two moons (scikit-learn): (X, y); the labeled rows are drawn by :func:`draw_labeled`."""
+    from sklearn.datasets import make_moons
+    return make_moons(n_samples, noise=noise, random_state=seed)
+
+
+def toy_fits(X, y):
+    """A cached ``(method, n_labeled, sigma, balanced, seed) -> (model, labeled rows)``."""
+
+    @lru_cache(maxsize=64)
+    def fit(method, n_labeled, sigma, balanced, seed):
+        labeled = draw_labeled(y, np.arange(len(y)), n_labeled, seed)
+        targets = np.full(len(y), -1)
+        targets[labeled] = y[labeled]
+        model = KernelExpansionClassifier(method, sigma=sigma, balanced=balanced)
+        return model.fit(X, targets), labeled
+
+    return fit
+
+
+# -- what the notebook prints -------------------------------------------------------------------
+def format_table(curves, methods=METHODS, *, scale=1.0, digits=3):
+    """Mean ± std over the seeds per size and method, as aligned text (``scale`` as in plots)."""
+    width = max(max(len(m) for m in methods), 2 * digits + 7) + 3
+    lines = ["L".rjust(4) + "".join(m.rjust(width) for m in methods)]
+    for size, row in curves.summary(methods):
+        cells = "".join(f"{row[m][0] * scale:.{digits}f} ± {row[m][1] * scale:.{digits}f}"
+                        .rjust(width) for m in methods)
+        lines.append(f"{size:4d}{cells}")
+    return "\n".join(lines)
+
+
+def med_convergence(curves):
+    """Share of MED fits (balanced and plain) that met the KKT tolerance, and the largest final
+    KKT violation and duality gap over all of them."""
+    names = ("med", "med_plain")
+    converged = np.concatenate([curves.table[f"{m}_converged"].ravel() for m in names])
+    kkt = np.concatenate([curves.table[f"{m}_kkt"].ravel() for m in names])
+    gap = np.concatenate([curves.table[f"{m}_gap"].ravel() for m in names])
+    return float(converged.mean()), float(kkt.max()), float(gap.max())

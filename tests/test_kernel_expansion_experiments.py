@@ -1,0 +1,152 @@
+"""The kernel-expansion lecture's experiments, plots and explorers (on small synthetic data)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from explorer_checks import assert_exports
+from matplotlib.figure import Figure
+
+import sslviz.experiments.kernel_expansion as kx
+from sslviz.experiments.kernel_expansion import (
+    Curves,
+    choose_width_factor,
+    draw_labeled,
+    draw_result,
+    exponential_check,
+    format_table,
+    learning_curves,
+    med_convergence,
+    toy_problem,
+)
+from sslviz.kernel_expansion import squared_distances
+from sslviz.plots.kernel_expansion import plot_error_curves, plot_semilog_check
+from sslviz.widgets.kernel_expansion import curves_explorer, expansion_explorer, semilog_explorer
+
+
+def two_clusters(n=80, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 2
+    return rng.normal(size=(n, 3)) + 2.5 * y[:, None], y
+
+
+def test_draw_labeled_is_seeded_holds_both_classes_and_stays_in_the_candidates():
+    y = np.array([0] * 30 + [1] * 3)
+    candidates = np.arange(25, 33)
+    rows = draw_labeled(y, candidates, 2, seed=4)
+    assert set(y[rows]) == {0, 1} and set(rows) <= set(candidates)
+    np.testing.assert_array_equal(rows, draw_labeled(y, candidates, 2, seed=4))
+    with pytest.raises(ValueError, match="n_labeled must be an integer in"):
+        draw_labeled(y, candidates, 1, seed=0)
+
+
+def test_exponential_check_recovers_a_known_curve():
+    sizes = np.array([2, 4, 6, 10, 15, 20, 30])
+    errors = 0.04 + 0.3 * np.exp(-0.15 * sizes)
+    given = exponential_check(sizes, errors, 0.04)
+    assert given.slope == pytest.approx(-0.15) and given.r_squared == pytest.approx(1.0)
+    assert given.intercept == pytest.approx(np.log(0.3))
+    fitted = exponential_check(sizes, errors)
+    assert fitted.how == "fitted" and fitted.asymptote == pytest.approx(0.04, abs=1e-6)
+    with pytest.raises(ValueError, match="fewer than two"):
+        exponential_check(sizes, errors, 1.0)
+    with pytest.raises(ValueError, match="needs at least 4 sizes"):
+        exponential_check(sizes[:3], errors[:3])
+
+
+def test_draw_result_reports_every_method_and_med_convergence():
+    X, y = two_clusters()
+    result = draw_result(X, y, 8, 0, candidates=np.arange(80), test=np.arange(80))
+    for method in kx.METHODS:
+        assert 0 <= float(result[f"{method}_error"]) <= 1
+    assert float(result["em_error"]) < 0.1 and float(result["med_error"]) < 0.1
+    assert bool(result["med_converged"]) and float(result["med_kkt"]) <= 1e-3
+    assert float(result["med_gap"]) >= -1e-9
+
+
+def test_choose_width_factor_scores_the_grid_on_labeled_folds():
+    X, y = two_clusters(seed=1)
+    labeled = draw_labeled(y, np.arange(80), 20, seed=0)
+    choice = choose_width_factor(squared_distances(X, X), y, labeled, "em", seed=0)
+    assert choice.value in kx.WIDTH_FACTORS and len(choice.scores) == len(kx.WIDTH_FACTORS)
+    assert np.all((choice.scores >= 0) & (choice.scores <= 1))
+    assert choice.scores[kx.WIDTH_FACTORS.index(choice.value)] == choice.scores.max()
+    one_each = draw_labeled(y, np.arange(80), 2, seed=0)
+    assert choose_width_factor(squared_distances(X, X), y, one_each, "med").value == 1.0
+
+
+def test_learning_curves_are_cached_and_printed(tmp_path, monkeypatch):
+    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))
+    X, y = two_clusters()
+    curves = learning_curves(X, y, sizes=[2, 6], seeds=[0, 1], progress=False)
+    again = learning_curves(X, y, sizes=[2, 6], seeds=[0, 1], progress=False)
+    np.testing.assert_array_equal(curves.errors("em"), again.errors("em"))
+    assert curves.errors("svm").shape == (2, 2)
+    table = format_table(curves, ("em", "svm"))
+    assert table.splitlines()[1].split()[0] == "2" and "±" in table
+    share, kkt, gap = med_convergence(curves)
+    assert 0 <= share <= 1 and kkt >= 0 and gap >= -1e-9
+    with pytest.raises(ValueError, match="method must be one of"):
+        curves.errors("nb")
+
+
+def test_error_plots_draw_a_line_per_method():
+    X, y = two_clusters()
+    table = {f"{m}_error": np.full((2, 3), 0.1 * (i + 1)) for i, m in enumerate(kx.METHODS)}
+    curves = Curves(np.array([2, 6]), np.arange(3), table)
+    ax = Figure().subplots()
+    artists = plot_error_curves(ax, curves, ["em", "svm"], title="t", scale=34)
+    np.testing.assert_allclose(artists["svm"]["line"].get_ydata(), [0.5 * 34] * 2)
+    fit = exponential_check(np.array([2, 4, 8]), np.array([0.3, 0.2, 0.1]), 0.05)
+    drawn = plot_semilog_check(Figure().subplots(), [2, 4, 8], [0.3, 0.2, 0.1], fit, label="EM")
+    np.testing.assert_allclose(drawn["points"].get_ydata(), [0.25, 0.15, 0.05])
+
+
+def test_expansion_explorer_refits_replays_and_exports():
+    X, y = toy_problem(120, seed=0)
+    explorer = expansion_explorer(X, y, resolution=30)
+    assert explorer.last_error is None
+    slider = explorer.controls["iteration"]
+    assert slider.value == slider.max  # the end of the slider shows the fit's last iteration
+    title = explorer.figure.axes[0].get_title()
+    last = int(title.split(" of ")[1].split(":")[0])
+    assert f"iteration {last} of {last}" in title
+    slider.value = 0  # replay the trace's first record: P(y|i) = 1/2, every point undecided
+    assert explorer.last_error is None
+    assert f"iteration 0 of {last}" in explorer.figure.axes[0].get_title()
+    explorer.controls["method"].value = "med"
+    explorer.controls["balanced"].value = False
+    explorer.controls["sigma"].value = 0.3
+    assert explorer.last_error is None
+    assert "MED (plain), σ = 0.3" in explorer.figure.axes[0].get_title()
+    assert_exports(explorer)
+
+
+def test_curves_explorer_switches_experiment_and_size():
+    table = {f"{m}_error": np.full((2, 3), 0.1) for m in kx.METHODS}
+    curves = {"a": Curves(np.array([2, 6]), np.arange(3), table),
+              "b": Curves(np.array([2, 6]), np.arange(3), table)}
+    explorer = curves_explorer(curves, size=2, scales={"b": 34})
+    explorer.controls["experiment"].value = "b"
+    explorer.controls["n_labeled"].value = 6
+    explorer.controls["plain"].value = False
+    assert explorer.last_error is None
+    assert explorer.figure.axes[0].get_ylabel() == "test errors (of 34)"
+    assert len(explorer.figure.axes[0].get_lines()) == 3 + 1  # em, med, svm + the size marker
+    assert_exports(explorer)
+
+
+def test_semilog_explorer_toggles_the_asymptote():
+    sizes = np.array([2, 4, 6, 10, 15])
+    table = {f"{m}_error": np.repeat((0.04 + 0.3 * np.exp(-0.2 * sizes))[:, None], 3, axis=1)
+             for m in kx.METHODS}
+    many = Curves(np.array([100]), np.arange(3), {k: np.full((1, 3), 0.04) for k in table})
+    explorer = semilog_explorer(Curves(sizes, np.arange(3), table), many)
+    points = explorer.figure.axes[0].get_lines()[0]
+    np.testing.assert_allclose(points.get_ydata(), 0.3 * np.exp(-0.2 * sizes))
+    explorer.controls["asymptote"].value = "fitted"
+    assert explorer.last_error is None
+    assert "fitted asymptote" in explorer.figure.axes[0].get_title()
+    explorer.controls["n_labeled"].value = 4  # the line through the last four sizes only
+    assert len(explorer.figure.axes[0].get_lines()[0].get_ydata()) == 4
+    assert_exports(explorer)
