@@ -1,0 +1,199 @@
+"""sslviz.experiments.hybrid (evaluation sets, tuning on labeled rows, one evaluation, the cached
+table, perplexity, the command line) and the explorers of sslviz.widgets.hybrid, on a small
+synthetic corpus. Every test points ``SSLVIZ_CACHE`` at a temporary folder."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.linear_model import LogisticRegression
+from sklearn.naive_bayes import MultinomialNB
+from synthetic import topic_corpus
+
+import sslviz.experiments.hybrid as H
+from sslviz.tuning import choose_alpha, choose_by_cv
+
+X, Y, _ = topic_corpus(n_docs=300, n_words=30, n_labeled=0, seed=5)
+SETTINGS = {"n_test": 60, "n_unlabeled": 150}
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
+
+
+def test_evaluation_split_draws_test_then_unlabeled_then_labeled():
+    small = H.evaluation_split(Y, 6, 3, **SETTINGS)
+    large = H.evaluation_split(Y, 30, 3, **SETTINGS)
+    for split in (small, large):
+        rows = np.concatenate([split.labeled, split.unlabeled, split.test])
+        assert len(np.unique(rows)) == len(rows)
+        assert len(split.test) == 60 and len(split.unlabeled) == 150
+        assert set(Y[split.labeled]) == {0, 1, 2}
+    # the same test and unlabeled documents, whatever the labeled-set size
+    np.testing.assert_array_equal(small.test, large.test)
+    np.testing.assert_array_equal(small.unlabeled, large.unlabeled)
+    fixed = H.evaluation_split(Y, 6, 0, test_rows=np.arange(250, 300), n_unlabeled=100)
+    np.testing.assert_array_equal(fixed.test, np.arange(250, 300))
+    # when the rows left are too few, the unlabeled set gives some up
+    tight = H.evaluation_split(Y, 100, 0, test_rows=np.arange(250, 300), n_unlabeled=200)
+    assert len(tight.labeled) == 100 and len(tight.unlabeled) == 150
+
+
+def test_folds_fall_back_to_plain_folds_when_a_class_has_one_label():
+    y = np.array([0, 0, 0, 1, 1, 1, 2, -1, -1, 0, 1])
+    folds = H.labeled_cv_folds(y, 5, random_state=0, include_unlabeled=True)
+    held_out = np.sort(np.concatenate([test for _, test in folds]))
+    np.testing.assert_array_equal(held_out, np.flatnonzero(y >= 0))
+    for train, test in folds:
+        assert {7, 8} <= set(train) and not set(train) & set(test)
+    y2 = np.array([0, 0, 1, 1, 2, 2, -1])
+    assert [t.tolist() for _, t in H.labeled_cv_folds(y2, 2, random_state=0)] == [
+        t.tolist() for _, t in choose_folds(y2)]
+
+
+def choose_folds(y):
+    from sslviz.tuning import labeled_folds
+    return labeled_folds(y, 2, random_state=0)
+
+
+def test_choose_on_labeled_agrees_with_sslviz_tuning_when_it_can_stratify():
+    y = np.full(len(Y), -1)
+    y[:30] = Y[:30]
+    ours = H.choose_on_labeled(MultinomialNB(), {"alpha": [1.0, 0.1, 0.01]}, X, y,
+                               random_state=2)
+    theirs = choose_by_cv(MultinomialNB(), {"alpha": [1.0, 0.1, 0.01]}, X, y, random_state=2)
+    np.testing.assert_allclose(ours.scores, theirs.scores)
+    assert ours.params == theirs.params
+
+
+def test_evaluate_split_matches_manual_fits_of_the_supervised_baselines():
+    result = H.evaluate_split(X, Y, 9, 1, **SETTINGS)
+    split = H.evaluation_split(Y, 9, 1, **SETTINGS)
+    y_train = split.semi_supervised_targets(Y)
+    alpha = choose_alpha(X[split.train], y_train, random_state=1).value
+    assert result["alpha"] == alpha
+    nb = MultinomialNB(alpha=alpha).fit(X[split.labeled], Y[split.labeled])
+    assert result["accuracy"][H.METHODS.index("nb")] == pytest.approx(
+        np.mean(nb.predict(X[split.test]) == Y[split.test]))
+    mlr = LogisticRegression(C=result["C"], fit_intercept=False, max_iter=1000).fit(
+        H.lr_features(X[split.labeled]), Y[split.labeled])
+    assert result["accuracy"][H.METHODS.index("mlr")] == pytest.approx(
+        np.mean(mlr.predict(H.lr_features(X[split.test])) == Y[split.test]))
+    assert result["mer_weight"] in H.MER_WEIGHTS and result["em_weight"] in H.EM_WEIGHTS
+    assert result["mer_test_by_weight"].shape == (len(H.MER_WEIGHTS),)
+    assert np.all(result["hybrid_weights"] >= 0)
+    # the test-picked λ is at least as good as the cross-validated one: it saw the test set
+    assert result["mer_test_by_weight"].max() >= result["accuracy"][H.METHODS.index("mlr/mer")]
+
+
+def test_table_is_cached_and_printed_with_the_paper():
+    corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    table = H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False)
+    assert table.accuracy.shape == (1, 2, 5)
+    assert table.method("hybrid").shape == (1, 2)
+    original = H.evaluate_split
+    H.evaluate_split = None  # a refit would fail: the second call must read the cache
+    try:
+        again = H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False)
+    finally:
+        H.evaluate_split = original
+    np.testing.assert_array_equal(again.accuracy, table.accuracy)
+    text = H.table_text(table)
+    assert " paper  61.6 ( 6.1)  61.9 (10.4)  52.8 ( 5.0)" in text
+    assert "HybridNB" in H.normalization_text(table) and "MLR/MER" in H.mer_text(table)
+    with pytest.raises(ValueError, match="method must be one of"):
+        table.method("svm")
+
+
+def test_mer_study_reproduces_the_tables_mer_and_tables_can_leave_it_out():
+    corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    study = H.mer_study(corpus, n_labeled=9, seeds=[1, 2], progress=False)
+    assert study.cv_accuracy.shape == study.test_accuracy.shape == (2, len(H.MER_WEIGHTS))
+    assert study.shares.shape == (2, len(H.MER_WEIGHTS), 3)
+    np.testing.assert_allclose(study.shares.sum(axis=2), 1.0)
+    for i, seed in enumerate((1, 2)):
+        result = H.evaluate_split(X, Y, 9, seed, **SETTINGS)
+        assert study.C[i] == result["C"] and study.chosen[i] == result["mer_weight"]
+        assert study.chosen_accuracy[i] == pytest.approx(
+            result["accuracy"][H.METHODS.index("mlr/mer")])
+        np.testing.assert_allclose(study.test_accuracy[i], result["mer_test_by_weight"])
+        np.testing.assert_allclose(study.shares[i].max(axis=1),
+                                   result["mer_max_share_by_weight"])
+    assert "λ by cv" in H.mer_study_text(study)
+    lean = H.hybrid_table(corpus, sizes=[9], seeds=[1], mer=False, progress=False)
+    full = H.evaluate_split(X, Y, 9, 1, **SETTINGS)
+    assert np.isnan(lean.method("mlr/mer")).all() and np.isnan(lean.results["mer_weight"]).all()
+    others = [H.METHODS.index(m) for m in H.METHODS if m != "mlr/mer"]
+    np.testing.assert_allclose(lean.accuracy[0, 0, others], full["accuracy"][others])
+    assert "—" in H.table_text(lean) and "not computed" in H.mer_text(lean)
+    with pytest.raises(ValueError, match="mer must be True or False"):
+        H.hybrid_table(corpus, sizes=[9], seeds=[1], mer="no", progress=False)
+
+
+def test_logistic_regression_on_the_labeled_rows_words_is_the_same_model():
+    y = np.full(len(Y), -1)
+    y[:12] = Y[:12]
+    F = H.lr_features(X)
+    seen = H.labeled_columns(F, y)
+    assert 0 < len(seen) < X.shape[1] or np.all(F[:12].getnnz(axis=0))
+    np.testing.assert_array_equal(seen, np.flatnonzero(F[:12].getnnz(axis=0)))
+    full = LogisticRegression(C=100.0, fit_intercept=False, tol=1e-10, max_iter=5000).fit(
+        F[:12], Y[:12])
+    lean = LogisticRegression(C=100.0, fit_intercept=False, tol=1e-10, max_iter=5000).fit(
+        F[:12][:, seen], Y[:12])
+    unseen = np.setdiff1d(np.arange(X.shape[1]), seen)
+    np.testing.assert_array_equal(full.coef_[:, unseen], 0.0)
+    np.testing.assert_allclose(full.coef_[:, seen], lean.coef_, atol=1e-6)
+
+
+def test_perplexity_equals_a_hand_computation():
+    X_train = sp.csr_matrix(np.array([[2.0, 0, 1], [0, 3, 1]]))
+    X_test = sp.csr_matrix(np.array([[1.0, 1, 0], [0, 2, 2]]))
+    # alpha = 1: class 0 θ = (3, 1, 2) / 6, class 1 θ = (1, 4, 2) / 7
+    expected = np.exp(-(np.log(3 / 6) + np.log(1 / 6) + 2 * np.log(4 / 7) + 2 * np.log(2 / 7))
+                      / 6)
+    value = H.test_perplexity(X_train, np.array([0, 1]), X_test, np.array([0, 1]), 1.0,
+                              n_classes=2)
+    assert value == pytest.approx(expected)
+
+
+def test_perplexity_curve_reports_both_test_sets():
+    corpus = H.HybridCorpus("20news", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    curve = H.perplexity_curve(corpus, sizes=[10, 40], seeds=[0], progress=False)
+    assert curve.perplexity.shape == (2, 1, 2)
+    assert 0 < curve.giant_token_share < 0.2
+    assert curve.perplexity[1, 0, 0] < curve.perplexity[0, 0, 0]  # more data fits better
+    assert "20news: NB test perplexity" in H.perplexity_text(curve)
+
+
+def test_command_line_refuses_bad_arguments(capsys):
+    with pytest.raises(SystemExit):
+        H.main(["table", "--sizes", "0"])
+    assert "--sizes must be positive" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        H.main(["tables"])
+
+
+def test_explorers_replay_results_and_caption_them():
+    from sslviz.widgets.hybrid import mer_explorer, table_explorer, weights_explorer
+
+    corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    table = H.hybrid_table(corpus, sizes=[6, 12], seeds=[0], progress=False)
+    explorer = table_explorer({"webkb": table}, corpus="webkb", size=6)
+    explorer.controls["n_labeled"].value = 12
+    explorer.controls["method"].value = "mlr"
+    assert explorer.last_error is None and "n_labeled=12" in explorer.caption.value
+
+    run = H.hybrid_run(corpus, n_labeled=9, seed=0)
+    info = {"webkb": {"names": ["a", "b", "c"], "truth": np.full(3, 1 / 3)}}
+    weights = weights_explorer({"webkb": run}, info, corpus="webkb")
+    weights.controls["iteration"].value = len(run[1].trace_) - 1
+    assert weights.last_error is None
+    assert f"iteration={len(run[1].trace_) - 1}" in weights.caption.value
+
+    C, models, accuracy = H.mer_sweep(corpus, n_labeled=9, seed=0, weights=(1e-3, 1.0))
+    assert len(models) == 2 and accuracy.shape == (2,)
+    shares = np.array([m.trace_[-1].unlabeled_shares for m in models])
+    mer = mer_explorer({"webkb": (C, shares, accuracy, 1e-3)}, info, (1e-3, 1.0))
+    mer.controls["entropy_weight"].value = 1.0
+    assert mer.last_error is None and "entropy_weight=1" in mer.caption.value
