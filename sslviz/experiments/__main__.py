@@ -1,4 +1,7 @@
-"""``python -m sslviz.experiments fisher-table | fisher-figure [options]``: paper-scale runs.
+"""``python -m sslviz.experiments COMMAND [options]``: paper-scale runs.
+
+``fisher-table``, ``fisher-figure`` (lecture 06, below); ``hybrid table|perplexity`` (lecture 09,
+:func:`sslviz.experiments.hybrid.main`).
 
 fisher-table computes Table 1 of Takamura & Okumura, fisher-figure their Figure 1
 (:mod:`sslviz.experiments.fisher`). Every job's result is cached as soon as it is computed, so an
@@ -10,6 +13,8 @@ and every SVM's C are chosen on each split's labeled posts and the linear SVMs s
 from __future__ import annotations
 
 import argparse
+import importlib
+import sys
 import time
 from dataclasses import replace
 
@@ -32,7 +37,9 @@ def _parser():
         "(every method, 10,000 unlabeled posts, 5 splits); fisher-figure: their Figure 1 "
         "(SVM on ul-cat Fisher scores, 1,000-10,000 unlabeled posts). Results are cached per "
         "split and method; an interrupted run resumes.")
-    parser.add_argument("command", choices=["fisher-table", "fisher-figure"])
+    parser.add_argument("command", choices=["fisher-table", "fisher-figure"],
+                        help="(also: hybrid table|perplexity, see python -m sslviz.experiments "
+                        "hybrid --help)")
     parser.add_argument("--sizes", type=int, nargs="+", help="labeled-set sizes")
     parser.add_argument("--unlabeled", type=int, nargs="+", help="unlabeled-set sizes")
     parser.add_argument("--splits", type=int, nargs="+",
@@ -67,8 +74,15 @@ def _check_arguments(parser, args):
                      "cores), got 0")
 
 
+LECTURE_COMMANDS = {"hybrid": "sslviz.experiments.hybrid"}
+"""Commands whose options a lecture's experiments module parses itself (its ``main(argv)``)."""
+
+
 def main(argv=None):
-    """``python -m sslviz.experiments fisher-table | fisher-figure [options]`` (paper scale)."""
+    """``python -m sslviz.experiments fisher-table | fisher-figure | hybrid ... [options]``."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in LECTURE_COMMANDS:
+        return importlib.import_module(LECTURE_COMMANDS[argv[0]]).main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     _check_arguments(parser, args)
