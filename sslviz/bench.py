@@ -194,8 +194,8 @@ def run_em_benchmark(X, y, *, n_labeled=100, alpha=0.1, seed=0, repeat=5, warmup
     XT = X_train.T.tocsr()
 
     def em_iterations(record):
-        # tol=-inf: never stop early, so every round gets an iteration.
-        model = SemiSupervisedNB(alpha=alpha, max_iter=warmup + repeat + 1, tol=-np.inf,
+        # tol=0: stop only at an exact fixed point, so every round gets an iteration.
+        model = SemiSupervisedNB(alpha=alpha, max_iter=warmup + repeat + 1, tol=0.0,
                                  record=record)
         generator = model.iter_fit(X_train, y_semi)
         next(generator)  # iteration 0

@@ -350,17 +350,32 @@ class ExpansionFit:
 def fit_em(R, y_index, n_classes, *, balanced=True, max_iter=300, tol=1e-6, record="full"):
     """EM for ``P(y|i)`` from the labeled rows' memberships ``R`` (shape (L, N)), section 3.
 
-    Starts from ``P(y|i) = 1/K``; iteration 0 records that start.
+    Starts from ``P(y|i) = 1/K``; iteration 0 records that start. The loop is :func:`em_step`
+    and :func:`conditional_log_likelihood` fused: the E-step's normaliser ``Σ_i P(y_l|i)
+    P(i|x_l)`` *is* the likelihood of label ``l``, so each iteration forms the ``(L, N)``
+    product once and reads the objective off it.
     """
     R, y_index = np.asarray(R, dtype=float), np.asarray(y_index)
     weights = label_weights(y_index, n_classes, balanced)
+    one_hot = np.eye(n_classes)[y_index]
     theta = np.full((R.shape[1], n_classes), 1.0 / n_classes)
-    objective = conditional_log_likelihood(R, y_index, theta, weights)
+
+    def expectation(theta):  # P(y_l|i) P(i|x_l), and its sum over i: P(y_l|x_l)
+        joint = R * theta.T[y_index]
+        total = joint.sum(axis=1)
+        with np.errstate(divide="ignore"):
+            return joint, total, float(np.sum(weights * np.log(total)))
+
+    joint, total, objective = expectation(theta)
     records = [_em_record(0, objective, R, y_index, theta, record)]
     converged = max_iter == 0
     for iteration in range(1, max_iter + 1):
-        theta = em_step(R, y_index, theta, weights)
-        before, objective = objective, conditional_log_likelihood(R, y_index, theta, weights)
+        scale = np.divide(weights, total, out=np.zeros_like(total), where=total > 0)
+        counts = (joint * scale[:, None]).T @ one_hot  # Σ_{l: y_l = y} c_l p_{i|l}
+        norm = counts.sum(axis=1, keepdims=True)
+        theta = np.where(norm > 0, counts / np.where(norm > 0, norm, 1.0), theta)
+        before = objective
+        joint, total, objective = expectation(theta)
         records.append(_em_record(iteration, objective, R, y_index, theta, record))
         if objective - before <= tol * abs(before):
             converged = True

@@ -150,3 +150,48 @@ def test_semilog_explorer_toggles_the_asymptote():
     explorer.controls["n_labeled"].value = 4  # the line through the last four sizes only
     assert len(explorer.figure.axes[0].get_lines()[0].get_ydata()) == 4
     assert_exports(explorer)
+
+
+def test_choose_svm_c_matches_choose_by_cv():
+    from sklearn.svm import LinearSVC
+
+    from sslviz.tuning import choose_by_cv
+
+    X, y = two_clusters(40, seed=3)
+    X = X + np.random.default_rng(0).normal(scale=1.5, size=X.shape)  # not separable: C matters
+    fast = kx.choose_svm_c(X, y, random_state=2)
+    slow = choose_by_cv(LinearSVC(max_iter=20_000, random_state=0), {"C": list(kx.SVM_C_GRID)},
+                        X, y, random_state=2)
+    assert fast.params == slow.params and fast.candidates == slow.candidates
+    np.testing.assert_allclose(fast.scores, slow.scores)
+
+
+def test_learning_curves_run_only_the_methods_asked_and_share_the_svm(tmp_path, monkeypatch):
+    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))
+    X, y = two_clusters()
+    full = learning_curves(X, y, sizes=[6], seeds=[0, 1], progress=False)
+    some = learning_curves(X, y, sizes=[6], seeds=[0, 1], methods=("em", "svm"),
+                           progress=False)
+    assert some.methods == ("em", "svm") and "med_kkt" not in some.table
+    np.testing.assert_array_equal(some.errors("em"), full.errors("em"))
+    np.testing.assert_array_equal(some.errors("svm"), full.errors("svm"))
+    assert format_table(some).splitlines()[0].split() == ["L", "em", "svm"]
+    with pytest.raises(ValueError, match="method must be one of"):
+        some.errors("med")
+    with pytest.raises(ValueError, match="method must be one of"):
+        learning_curves(X, y, sizes=[6], seeds=[0], methods=("nb",), progress=False)
+    # the SVM is one job per draw whatever the width: the direct computation agrees
+    direct = kx.svm_result(X, y, 6, 1, candidates=np.arange(80), test=np.arange(80))
+    assert float(direct["svm_error"]) == full.errors("svm")[0, 1]
+    # and draw_result on the shared distances equals draw_result computing them itself
+    shared = draw_result(X, y, 6, 1, candidates=np.arange(80), test=np.arange(80),
+                         sq=squared_distances(X, X))
+    alone = draw_result(X, y, 6, 1, candidates=np.arange(80), test=np.arange(80))
+    assert all(np.array_equal(shared[k], alone[k]) for k in alone)
+
+
+def test_paper_scale_command_refuses_unknown_figures(capsys):
+    with pytest.raises(SystemExit) as stop:
+        kx.main(["figure3"])
+    assert stop.value.code == 2
+    assert "figures must be splice and/or leukemia" in capsys.readouterr().err

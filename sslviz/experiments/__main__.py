@@ -1,7 +1,8 @@
 """``python -m sslviz.experiments COMMAND [options]``: paper-scale runs.
 
-``fisher-table``, ``fisher-figure`` (lecture 06, below); ``hybrid table|perplexity`` (lecture 09,
-:func:`sslviz.experiments.hybrid.main`).
+``fisher-table``, ``fisher-figure`` (lecture 06, below); ``kernel-expansion [splice] [leukemia]``
+(lecture 08, :func:`sslviz.experiments.kernel_expansion.main`); ``hybrid table|perplexity``
+(lecture 09, :func:`sslviz.experiments.hybrid.main`).
 
 fisher-table computes Table 1 of Takamura & Okumura, fisher-figure their Figure 1
 (:mod:`sslviz.experiments.fisher`). Every job's result is cached as soon as it is computed, so an
@@ -38,8 +39,8 @@ def _parser():
         "(SVM on ul-cat Fisher scores, 1,000-10,000 unlabeled posts). Results are cached per "
         "split and method; an interrupted run resumes.")
     parser.add_argument("command", choices=["fisher-table", "fisher-figure"],
-                        help="(also: hybrid table|perplexity, see python -m sslviz.experiments "
-                        "hybrid --help)")
+                        help="(also: kernel-expansion ..., hybrid ...; see python -m "
+                        "sslviz.experiments hybrid --help)")
     parser.add_argument("--sizes", type=int, nargs="+", help="labeled-set sizes")
     parser.add_argument("--unlabeled", type=int, nargs="+", help="unlabeled-set sizes")
     parser.add_argument("--splits", type=int, nargs="+",
@@ -74,7 +75,8 @@ def _check_arguments(parser, args):
                      "cores), got 0")
 
 
-LECTURE_COMMANDS = {"hybrid": "sslviz.experiments.hybrid"}
+LECTURE_COMMANDS = {"hybrid": "sslviz.experiments.hybrid",
+                    "kernel-expansion": "sslviz.experiments.kernel_expansion"}
 """Commands whose options a lecture's experiments module parses itself (its ``main(argv)``)."""
 
 

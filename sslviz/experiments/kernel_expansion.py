@@ -1,9 +1,10 @@
 """Experiments of the kernel-expansion lecture (08): Szummer & Jaakkola's Figures 1 and 2.
 
 One job is one seeded draw of ``n_labeled`` labeled points (a plain random subset, as in the
-paper, redrawn until both classes are present). In one job the squared distances between all
-points are computed once, the width is set, ``P(i|x)`` of every point over every kernel is
-computed once for that width (the O(N²) part) and shared by every method fitted on the draw:
+paper, redrawn until both classes are present). The squared distances between all points are
+computed once per data set and shared by every job; in a job the width is set, ``P(i|x)`` of
+every point over every kernel is computed once for that width (the O(N²) part) and shared by
+every method fitted on the draw:
 
 * EM and MED in their balanced form (the paper's remedies for unequal label counts, the defaults)
   and in their plain form (no rescaling, one ``C``);
@@ -11,7 +12,9 @@ computed once for that width (the O(N²) part) and shared by every method fitted
   rows (:func:`sslviz.tuning.choose_by_cv`; ``C = 1`` when a class has a single label).
 
 Jobs go through :func:`sslviz.experiments.runner.run_jobs` (kind ``"kernel_expansion"``), keyed
-by the data's digest, the job's parameters and :data:`CACHE_VERSION`.
+by the data's digest, the job's parameters and :data:`CACHE_VERSION`; the SVM is a job kind of
+its own (``"kernel_expansion_svm"``), shared by runs that differ only in the expansion's width.
+``main`` runs both figures at the paper's scale (``python -m sslviz.experiments.kernel_expansion``).
 
 The width is the paper's rule on the labeled points (:func:`sslviz.kernel_expansion.kernel_width`)
 or, with ``width="cv"``, the rule times a factor chosen by cross-validation on the labeled rows
@@ -21,6 +24,8 @@ separately for EM and MED.
 
 from __future__ import annotations
 
+import argparse
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -37,11 +42,15 @@ from ..kernel_expansion import (
     squared_distances,
     width_from_distances,
 )
-from ..tuning import Choice, choose_by_cv, labeled_folds
+from ..tuning import Choice, labeled_folds
 from ..validation import check_choice, check_int
 from .runner import run_jobs
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
+PAPER_N_SEEDS = 20  # "averaged across 20 independent runs" (both figures)
+SPLICE_SIZES = (2, 4, 6, 10, 15, 20, 30)
+GOLUB_SIZES = (2, 5, 10, 15, 20, 25)
+SVM_CACHE_VERSION = 1
 SVM_C_GRID = (1.0, 0.01, 0.1, 10.0, 100.0)
 WIDTH_FACTORS = (1.0, 0.7, 0.5, 0.35)
 METHODS = ("em", "med", "em_plain", "med_plain", "svm")
@@ -73,15 +82,40 @@ def draw_labeled(y, candidates, n_labeled, seed):
     raise ValueError(f"no draw of {n_labeled} labeled points held every class")
 
 
-def _svm_error(features, y, labeled, test, seed):
+def choose_svm_c(X, y, *, grid=SVM_C_GRID, cv=5, random_state=None):
+    """The linear SVM's ``C`` by ``cv``-fold cross-validated accuracy on labeled rows ``(X, y)``.
+
+    The same folds (:func:`sslviz.tuning.labeled_folds`), scores (mean fold accuracy) and tie
+    rule (the first best grid point) as :func:`sslviz.tuning.choose_by_cv` with a
+    ``LinearSVC``, fitted in a plain loop: on a few dozen rows ``GridSearchCV``'s bookkeeping
+    costs more than the 25 fits (a test checks that both choose alike).
+
+    Returns
+    -------
+    sslviz.tuning.Choice with ``params == {"C": c}``
+    """
+    X, y = np.asarray(X), np.asarray(y)
+    folds = labeled_folds(y, cv, random_state=random_state)
+    candidates = [{"C": c} for c in grid]
+    scores = np.array([np.mean([np.mean(LinearSVC(C=c, max_iter=20_000, random_state=0)
+                                         .fit(X[train], y[train])
+                                         .predict(X[held_out]) == y[held_out])
+                                for train, held_out in folds]) for c in grid])
+    return Choice(candidates[int(np.argmax(scores))], candidates, scores,
+                  f"{len(folds)}-fold cv accuracy")
+
+
+def svm_result(X, y, n_labeled, seed, *, candidates, test):
+    """The tuned linear SVM on one seeded draw's labeled rows (the same draw as
+    :func:`draw_result`): its test error and ``C`` (1 when a class has a single label)."""
+    labeled = draw_labeled(y, candidates, n_labeled, seed)
+    test = np.setdiff1d(test, labeled)
     y_lab = y[labeled]
-    if np.bincount(y_lab).min() >= 2:
-        c = choose_by_cv(LinearSVC(max_iter=20_000), {"C": list(SVM_C_GRID)},
-                         features[labeled], y_lab, random_state=seed).value
-    else:
-        c = 1.0
-    model = LinearSVC(C=c, max_iter=20_000).fit(features[labeled], y_lab)
-    return float(np.mean(model.predict(features[test]) != y[test]))
+    c = choose_svm_c(X[labeled], y_lab, random_state=seed).value \
+        if np.bincount(y_lab).min() >= 2 else 1.0
+    model = LinearSVC(C=c, max_iter=20_000, random_state=0).fit(X[labeled], y_lab)
+    return {"svm_error": np.asarray(float(np.mean(model.predict(X[test]) != y[test]))),
+            "svm_C": np.asarray(float(c))}
 
 
 def choose_width_factor(sq, y, labeled, method, *, seed=None, factors=WIDTH_FACTORS, cv=3):
@@ -106,42 +140,44 @@ def choose_width_factor(sq, y, labeled, method, *, seed=None, factors=WIDTH_FACT
                       "the rule (a class has one label: no cross-validation)")
     folds = labeled_folds(targets, cv, random_state=seed, include_unlabeled=True)
     fit = fit_em if method == "em" else fit_med
-    scores = []
-    for factor in factors:
-        correct = []
-        for train, held_out in folds:
-            fold_labeled = train[targets[train] != -1]
-            fold_targets = np.full(len(y), -1)
-            fold_targets[fold_labeled] = y[fold_labeled]
-            sigma = width_from_distances(sq[np.ix_(fold_labeled, fold_labeled)],
-                                         y[fold_labeled]) * factor
-            R = membership_from_distances(sq[np.ix_(np.concatenate([fold_labeled, held_out]),
-                                                    train)], sigma)
+    correct = np.zeros(len(factors))
+    for train, held_out in folds:  # one distance block and one rule width per fold
+        fold_labeled = train[targets[train] != -1]
+        rule = width_from_distances(sq[np.ix_(fold_labeled, fold_labeled)], y[fold_labeled])
+        block = sq[np.ix_(np.concatenate([fold_labeled, held_out]), train)]
+        for j, factor in enumerate(factors):
+            R = membership_from_distances(block, rule * factor)
             found = fit(R[: len(fold_labeled)], y[fold_labeled], 2, record="summary")
             predicted = (R[len(fold_labeled):] @ found.weights[0] > 0).astype(int)
-            correct.extend(predicted == y[held_out])
-        scores.append(np.mean(correct))
-    scores = np.array(scores)
+            correct[j] += np.sum(predicted == y[held_out])
+    scores = correct / len(labeled)
     return Choice(candidates[int(np.argmax(scores))], candidates, scores,
                   f"{len(folds)}-fold cv accuracy")
 
 
-def draw_result(X, y, n_labeled, seed, *, candidates, test, width="rule", gamma=0.1, C=40.0):
-    """Every method on one seeded draw; test errors and what the fits did (a job's result)."""
+def draw_result(X, y, n_labeled, seed, *, candidates, test, width="rule", gamma=0.1, C=40.0,
+                methods=METHODS, sq=None):
+    """The ``methods`` on one seeded draw; test errors and what the fits did (a job's result).
+
+    ``sq``: the squared distances between all rows of ``X``, when the caller computed them once
+    for every draw (:func:`learning_curves` does).
+    """
+    methods = [check_choice("method", m, METHODS) for m in methods]
     labeled = draw_labeled(y, candidates, n_labeled, seed)
     test = np.setdiff1d(test, labeled)
-    targets = np.full(len(y), -1)
-    targets[labeled] = y[labeled]
-    sq = squared_distances(X, X)
+    sq = squared_distances(X, X) if sq is None else np.asarray(sq)
     rule = width_from_distances(sq[np.ix_(labeled, labeled)], y[labeled])
-    factors = {"em": 1.0, "med": 1.0}
+    families = sorted({m.split("_")[0] for m in methods if m != "svm"})
+    factors = {m: 1.0 for m in families}
     if width == "cv":
-        factors = {m: choose_width_factor(sq, y, labeled, m, seed=seed).value for m in factors}
+        factors = {m: choose_width_factor(sq, y, labeled, m, seed=seed).value for m in families}
     memberships = {f: membership_from_distances(sq, rule * f) for f in set(factors.values())}
-    result = {"sigma": rule, "em_factor": factors["em"], "med_factor": factors["med"],
-              "n_positive_labels": int(np.sum(y[labeled] == 1))}
+    result = {"sigma": rule, "n_positive_labels": int(np.sum(y[labeled] == 1)),
+              **{f"{m}_factor": f for m, f in factors.items()}}
     for name, fit, balanced in (("em", fit_em, True), ("em_plain", fit_em, False),
                                 ("med", fit_med, True), ("med_plain", fit_med, False)):
+        if name not in methods:
+            continue
         R = memberships[factors[name.split("_")[0]]]
         options = {"gamma": gamma, "C": C} if fit is fit_med else {}
         found = fit(R[labeled], y[labeled], 2, balanced=balanced, record="summary", **options)
@@ -152,7 +188,8 @@ def draw_result(X, y, n_labeled, seed, *, candidates, test, width="rule", gamma=
         if name.startswith("med"):
             result[f"{name}_kkt"] = float(found.trace[-1].kkt_violation)
             result[f"{name}_gap"] = float(found.trace[-1].duality_gap)
-    result["svm_error"] = _svm_error(X, y, labeled, test, seed)
+    if "svm" in methods:
+        result.update(svm_result(X, y, n_labeled, seed, candidates=candidates, test=test))
     return {key: np.asarray(value) for key, value in result.items()}
 
 
@@ -164,21 +201,31 @@ class Curves:
     seeds: np.ndarray
     table: dict  # name -> ndarray (n_sizes, n_seeds) of every field of draw_result
 
+    @property
+    def methods(self):
+        """The methods that were run, in the order of :data:`METHODS`."""
+        return tuple(m for m in METHODS if f"{m}_error" in self.table)
+
     def errors(self, method):
-        """Test errors of ``method`` (one of :data:`METHODS`), shape (n_sizes, n_seeds)."""
-        check_choice("method", method, METHODS)
+        """Test errors of ``method`` (one of :attr:`methods`), shape (n_sizes, n_seeds)."""
+        check_choice("method", method, self.methods)
         return self.table[f"{method}_error"]
 
-    def summary(self, methods=METHODS):
-        """Rows ``(size, {method: (mean, std)})`` over the seeds."""
+    def summary(self, methods=None):
+        """Rows ``(size, {method: (mean, std)})`` over the seeds (default: every method run)."""
+        methods = self.methods if methods is None else methods
         return [(int(size), {m: (float(self.errors(m)[i].mean()), float(self.errors(m)[i].std()))
                              for m in methods}) for i, size in enumerate(self.sizes)]
 
 
 def learning_curves(X, y, *, sizes, seeds, candidates=None, test=None, width="rule",
-                    gamma=0.1, C=40.0, use_cache=True, n_jobs=None, progress=True,
-                    description="kernel expansions"):
-    """Every method over labeled-set sizes and seeds (Figures 1b and 2).
+                    gamma=0.1, C=40.0, methods=METHODS, use_cache=True, n_jobs=None,
+                    progress=True, description="kernel expansions"):
+    """The ``methods`` over labeled-set sizes and seeds (Figures 1b and 2).
+
+    The squared distances between all rows are computed once and shared by every draw. The SVM
+    is a job of its own (kind ``"kernel_expansion_svm"``) whose key leaves out the width, γ and
+    C: runs on the same data, draws and sizes (e.g. the two widths of Figure 2) share it.
 
     Parameters
     ----------
@@ -188,29 +235,48 @@ def learning_curves(X, y, *, sizes, seeds, candidates=None, test=None, width="ru
     candidates : rows the labeled points are drawn from (default: all)
     test : rows errors are measured on, minus the labeled ones (default: all)
     width : {"rule", "cv"}
+    methods : sequence of names from :data:`METHODS` (default: all)
 
     Returns
     -------
     Curves
     """
     check_choice("width", width, ("rule", "cv"))
+    methods = tuple(check_choice("method", m, METHODS) for m in methods)
+    if not methods:
+        raise ValueError("methods must name at least one of " + ", ".join(METHODS))
     X, y = np.asarray(X, dtype=float), np.asarray(y)
     candidates = np.arange(len(y)) if candidates is None else np.asarray(candidates)
     test = np.arange(len(y)) if test is None else np.asarray(test)
     digest = data_digest(X, y, candidates, test)
-    shared = {"X": X, "y": y, "candidates": candidates, "test": test, "width": width,
-              "gamma": gamma, "C": C}
-
-    def key(job):
-        return {"data": digest, "width": width, "gamma": gamma, "C": C,
-                "factors": list(WIDTH_FACTORS) if width == "cv" else None,
-                "width_folds": 3 if width == "cv" else None,
-                "version": CACHE_VERSION, **job}
-
+    expansions = tuple(m for m in methods if m != "svm")
     jobs = [{"n_labeled": int(s), "seed": int(seed)} for s in sizes for seed in seeds]
-    results = run_jobs(draw_result, jobs, kind="kernel_expansion", key=key, shared=shared,
-                       use_cache=use_cache, n_jobs=n_jobs, progress=progress,
-                       description=description)
+    common = {"use_cache": use_cache, "n_jobs": n_jobs, "progress": progress,
+              "description": description}
+    results = [{} for _ in jobs]
+    if expansions:
+        shared = {"X": X, "y": y, "candidates": candidates, "test": test, "width": width,
+                  "gamma": gamma, "C": C, "methods": expansions, "sq": squared_distances(X, X)}
+
+        def key(job):
+            return {"data": digest, "width": width, "gamma": gamma, "C": C,
+                    "methods": list(expansions),
+                    "factors": list(WIDTH_FACTORS) if width == "cv" else None,
+                    "width_folds": 3 if width == "cv" else None,
+                    "version": CACHE_VERSION, **job}
+
+        found = run_jobs(draw_result, jobs, kind="kernel_expansion", key=key, shared=shared,
+                         **common)
+        results = [{**r, **f} for r, f in zip(results, found, strict=True)]
+    if "svm" in methods:
+        def svm_key(job):
+            return {"data": digest, "grid": list(SVM_C_GRID), "version": SVM_CACHE_VERSION,
+                    **job}
+
+        found = run_jobs(svm_result, jobs, kind="kernel_expansion_svm", key=svm_key,
+                         shared={"X": X, "y": y, "candidates": candidates, "test": test},
+                         **common)
+        results = [{**r, **f} for r, f in zip(results, found, strict=True)]
     table = {name: np.array([r[name] for r in results]).reshape(len(sizes), len(seeds))
              for name in results[0]}
     return Curves(np.asarray(sizes), np.asarray(seeds), table)
@@ -280,8 +346,10 @@ def toy_fits(X, y):
 
 
 # -- what the notebook prints -------------------------------------------------------------------
-def format_table(curves, methods=METHODS, *, scale=1.0, digits=3):
-    """Mean ± std over the seeds per size and method, as aligned text (``scale`` as in plots)."""
+def format_table(curves, methods=None, *, scale=1.0, digits=3):
+    """Mean ± std over the seeds per size and method, as aligned text (``scale`` as in plots;
+    ``methods`` default: every method of ``curves``)."""
+    methods = curves.methods if methods is None else methods
     width = max(max(len(m) for m in methods), 2 * digits + 7) + 3
     lines = ["L".rjust(4) + "".join(m.rjust(width) for m in methods)]
     for size, row in curves.summary(methods):
@@ -294,8 +362,62 @@ def format_table(curves, methods=METHODS, *, scale=1.0, digits=3):
 def med_convergence(curves):
     """Share of MED fits (balanced and plain) that met the KKT tolerance, and the largest final
     KKT violation and duality gap over all of them."""
-    names = ("med", "med_plain")
+    names = [m for m in ("med", "med_plain") if m in curves.methods]
     converged = np.concatenate([curves.table[f"{m}_converged"].ravel() for m in names])
     kkt = np.concatenate([curves.table[f"{m}_kkt"].ravel() for m in names])
     gap = np.concatenate([curves.table[f"{m}_gap"].ravel() for m in names])
     return float(converged.mean()), float(kkt.max()), float(gap.max())
+
+
+# -- paper scale ---------------------------------------------------------------------------------
+def main(argv=None):
+    """``python -m sslviz.experiments.kernel_expansion [splice] [leukemia] [options]``.
+
+    Both figures at the paper's scale: 20 draws per size, every size (the lecture runs the
+    leukemia curves with fewer draws and sizes), every method, the SVM on raw intensities too.
+    """
+    from ..datasets import load_golub, load_splice
+
+    parser = argparse.ArgumentParser(
+        prog="python -m sslviz.experiments.kernel_expansion",
+        description="Figures 1 (splice) and 2 (leukemia) of Szummer & Jaakkola (2000) at paper "
+        "scale: 20 random labeled sets per size. Cached per draw; an interrupted run resumes.")
+    parser.add_argument("figures", nargs="*", metavar="{splice,leukemia}",
+                        help="which figures (default: both)")
+    parser.add_argument("--seeds", type=int, nargs="+", default=list(range(PAPER_N_SEEDS)))
+    parser.add_argument("--n-jobs", type=int, default=-1)
+    parser.add_argument("--no-cache", action="store_true")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.figures) - {"splice", "leukemia"})
+    if unknown or args.n_jobs == 0:
+        parser.error(f"figures must be splice and/or leukemia (got {unknown}) and --n-jobs "
+                     "nonzero")
+    args.figures = args.figures or ["splice", "leukemia"]
+    options = {"seeds": args.seeds, "use_cache": not args.no_cache, "n_jobs": args.n_jobs}
+    start = time.perf_counter()
+    if "splice" in args.figures:
+        X, y = splice_sample(load_splice(("EI", "IE")), n_examples=500, seed=0)
+        for sizes in (SPLICE_SIZES, (100,)):
+            curves = learning_curves(X, y, sizes=sizes, description="splice", **options)
+            print(f"splice, width rule: test error, mean ± std over {len(args.seeds)} draws",
+                  format_table(curves), sep="\n", flush=True)
+    if "leukemia" in args.figures:
+        for name, data, widths in (("preprocessed", load_golub(), ("rule", "cv")),
+                                   ("raw", load_golub(threshold=None, min_fold=None,
+                                                      min_range=None, log=False,
+                                                      standardize=False), ("rule",))):
+            for width in widths:
+                curves = learning_curves(data.data, data.target, sizes=GOLUB_SIZES,
+                                         candidates=data.train_rows, test=data.test_rows,
+                                         width=width, description=f"leukemia {name}",
+                                         **options)
+                print(f"leukemia ({name}), width {width}: test errors among "
+                      f"{len(data.test_rows)}, mean ± std over {len(args.seeds)} draws",
+                      format_table(curves, scale=len(data.test_rows), digits=2), sep="\n",
+                      flush=True)
+    print(f"wall time {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

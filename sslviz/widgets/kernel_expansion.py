@@ -120,7 +120,8 @@ def curves_explorer(curves, *, size, methods=METHODS, scales=None):
     def update(values):
         name = values["experiment"]
         scale = scales.get(name, 1.0)
-        shown = [m for m in methods if values["plain"] or not m.endswith("_plain")]
+        shown = [m for m in methods if m in curves[name].methods
+                 and (values["plain"] or not m.endswith("_plain"))]
         plot_error_curves(curve_ax, curves[name], shown, title=name, scale=scale,
                           ylabel="test errors (of 34)" if scale != 1.0 else "test error")
         update_size_marker(curve_ax, None, values["n_labeled"])
