@@ -54,26 +54,33 @@ def _isolate_figures(monkeypatch, _figures_dir):
     plt.close("all")
 
 
-_PART_SECONDS = {}
+class _TimePerPart:
+    """Adds up the time of each part of the suite (setup, call and teardown of every test).
+
+    Registered as a plugin object, so that it also sees the notebooks collected outside tests/.
+    """
+
+    def __init__(self):
+        self.seconds = {}
+
+    @staticmethod
+    def part(nodeid):
+        if nodeid.startswith("tests/browser/"):
+            return "browser tests"
+        if ".ipynb" in nodeid:
+            return "notebooks (nbval)"
+        return "unit tests"
+
+    def pytest_runtest_logreport(self, report):
+        part = self.part(report.nodeid)
+        self.seconds[part] = self.seconds.get(part, 0.0) + report.duration
+
+    def pytest_terminal_summary(self, terminalreporter):
+        if self.seconds:
+            terminalreporter.section("time per part")
+            for part, seconds in sorted(self.seconds.items()):
+                terminalreporter.write_line(f"{part}: {seconds:.0f} s")
 
 
-def _part(nodeid):
-    if nodeid.startswith("tests/browser/"):
-        return "browser tests"
-    if nodeid.endswith(".ipynb") or ".ipynb::" in nodeid:
-        return "notebooks (nbval)"
-    return "unit tests"
-
-
-def pytest_runtest_logreport(report):
-    """Add up the time of each part of the suite (setup, call and teardown of every test)."""
-    part = _part(report.nodeid)
-    _PART_SECONDS[part] = _PART_SECONDS.get(part, 0.0) + report.duration
-
-
-def pytest_terminal_summary(terminalreporter):
-    """Print how long each part of the suite took (the README's budget is in minutes)."""
-    if _PART_SECONDS:
-        terminalreporter.section("time per part")
-        for part, seconds in sorted(_PART_SECONDS.items()):
-            terminalreporter.write_line(f"{part}: {seconds:.0f} s")
+def pytest_configure(config):
+    config.pluginmanager.register(_TimePerPart(), "sslviz-time-per-part")

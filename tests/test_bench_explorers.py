@@ -6,6 +6,7 @@ import asyncio
 
 import ipywidgets as widgets
 from matplotlib.figure import Figure
+from test_explorer_frames import in_fresh_thread
 
 from sslviz.bench_explorers import (
     control_kind,
@@ -46,7 +47,7 @@ def test_measure_explorer_moves_every_control_and_resets():
         ax.set_title(str(values))
 
     explorer = Explorer("bench-demo", figure, controls, update)
-    rows = asyncio.run(measure_explorer(explorer, n_steps=2, pause=0))
+    rows = in_fresh_thread(lambda: asyncio.run(measure_explorer(explorer, n_steps=2, pause=0)))
     assert [(r["control"], r["kind"], len(r["first"]), len(r["revisit"])) for r in rows] == [
         ("iteration", "replay", 2, 2), ("seed", "refit", 2, 2)]
     assert explorer.values() == {"iteration": 0, "seed": 5}

@@ -69,8 +69,10 @@ def lab(chromium, tmp_path_factory):
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium):
+    """Chromium, driven by Playwright's sync API. Module scope: the API runs an asyncio loop in
+    this thread while it is open, and the unit tests that follow must not find one running."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
