@@ -10,6 +10,7 @@ from sklearn.naive_bayes import MultinomialNB
 from synthetic import topic_corpus
 
 import sslviz.experiments.hybrid as H
+import sslviz.experiments.hybrid_studies as S
 from sslviz.tuning import choose_alpha, choose_by_cv
 
 X, Y, _ = topic_corpus(n_docs=300, n_words=30, n_labeled=0, seed=5)
@@ -107,7 +108,7 @@ def test_table_is_cached_and_printed_with_the_paper():
 
 def test_mer_study_reproduces_the_tables_mer_and_tables_can_leave_it_out():
     corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
-    study = H.mer_study(corpus, n_labeled=9, seeds=[1, 2], progress=False)
+    study = S.mer_study(corpus, n_labeled=9, seeds=[1, 2], progress=False)
     assert study.cv_accuracy.shape == study.test_accuracy.shape == (2, len(H.MER_WEIGHTS))
     assert study.shares.shape == (2, len(H.MER_WEIGHTS), 3)
     np.testing.assert_allclose(study.shares.sum(axis=2), 1.0)
@@ -119,13 +120,18 @@ def test_mer_study_reproduces_the_tables_mer_and_tables_can_leave_it_out():
         np.testing.assert_allclose(study.test_accuracy[i], result["mer_test_by_weight"])
         np.testing.assert_allclose(study.shares[i].max(axis=1),
                                    result["mer_max_share_by_weight"])
-    assert "λ by cv" in H.mer_study_text(study)
-    lean = H.hybrid_table(corpus, sizes=[9], seeds=[1], mer=False, progress=False)
+    assert "λ by cv" in S.mer_study_text(study)
+    lean = H.hybrid_table(corpus, sizes=[9], seeds=[1], mer=False, normalization_cv=False,
+                          progress=False)
     full = H.evaluate_split(X, Y, 9, 1, **SETTINGS)
     assert np.isnan(lean.method("mlr/mer")).all() and np.isnan(lean.results["mer_weight"]).all()
+    assert np.isnan(lean.results["normalize_cv"]).all()
     others = [H.METHODS.index(m) for m in H.METHODS if m != "mlr/mer"]
     np.testing.assert_allclose(lean.accuracy[0, 0, others], full["accuracy"][others])
+    for name in ("normalize_loo", "normalize_test", "hybrid_weights", "C", "em_weight"):
+        np.testing.assert_allclose(lean.results[name][0, 0], full[name])
     assert "—" in H.table_text(lean) and "not computed" in H.mer_text(lean)
+    assert "—" in H.normalization_text(lean)
     with pytest.raises(ValueError, match="mer must be True or False"):
         H.hybrid_table(corpus, sizes=[9], seeds=[1], mer="no", progress=False)
 
@@ -152,26 +158,26 @@ def test_perplexity_equals_a_hand_computation():
     # alpha = 1: class 0 θ = (3, 1, 2) / 6, class 1 θ = (1, 4, 2) / 7
     expected = np.exp(-(np.log(3 / 6) + np.log(1 / 6) + 2 * np.log(4 / 7) + 2 * np.log(2 / 7))
                       / 6)
-    value = H.test_perplexity(X_train, np.array([0, 1]), X_test, np.array([0, 1]), 1.0,
+    value = S.test_perplexity(X_train, np.array([0, 1]), X_test, np.array([0, 1]), 1.0,
                               n_classes=2)
     assert value == pytest.approx(expected)
 
 
 def test_perplexity_curve_reports_both_test_sets():
     corpus = H.HybridCorpus("20news", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
-    curve = H.perplexity_curve(corpus, sizes=[10, 40], seeds=[0], progress=False)
+    curve = S.perplexity_curve(corpus, sizes=[10, 40], seeds=[0], progress=False)
     assert curve.perplexity.shape == (2, 1, 2)
     assert 0 < curve.giant_token_share < 0.2
     assert curve.perplexity[1, 0, 0] < curve.perplexity[0, 0, 0]  # more data fits better
-    assert "20news: NB test perplexity" in H.perplexity_text(curve)
+    assert "20news: NB test perplexity" in S.perplexity_text(curve)
 
 
 def test_command_line_refuses_bad_arguments(capsys):
     with pytest.raises(SystemExit):
-        H.main(["table", "--sizes", "0"])
+        S.main(["table", "--sizes", "0"])
     assert "--sizes must be positive" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        H.main(["tables"])
+        S.main(["tables"])
 
 
 def test_explorers_replay_results_and_caption_them():

@@ -2,7 +2,7 @@
 
 ``fisher-table``, ``fisher-figure`` (lecture 06, below); ``kernel-expansion [splice] [leukemia]``
 (lecture 08, :func:`sslviz.experiments.kernel_expansion.main`); ``hybrid table|perplexity``
-(lecture 09, :func:`sslviz.experiments.hybrid.main`).
+(lecture 09, :func:`sslviz.experiments.hybrid_studies.main`).
 
 fisher-table computes Table 1 of Takamura & Okumura, fisher-figure their Figure 1
 (:mod:`sslviz.experiments.fisher`). Every job's result is cached as soon as it is computed, so an
@@ -75,7 +75,7 @@ def _check_arguments(parser, args):
                      "cores), got 0")
 
 
-LECTURE_COMMANDS = {"hybrid": "sslviz.experiments.hybrid",
+LECTURE_COMMANDS = {"hybrid": "sslviz.experiments.hybrid_studies",
                     "kernel-expansion": "sslviz.experiments.kernel_expansion"}
 """Commands whose options a lecture's experiments module parses itself (its ``main(argv)``)."""
 

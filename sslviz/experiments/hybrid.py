@@ -23,13 +23,18 @@ Cross-validation uses stratified folds when every class has two labeled document
 shuffled folds (:func:`labeled_cv_folds`), as ``sslviz.tuning`` cannot stratify then.
 
 Each (corpus, size, seed) is one job of :func:`sslviz.experiments.runner.run_jobs`: cached (kind
-``"hybrid"``), parallel, resumable. Paper scale: ``python -m sslviz.experiments.hybrid table``.
+``"hybrid"``), parallel, resumable. Paper scale: ``python -m sslviz.experiments hybrid table``
+(:mod:`.hybrid_studies`).
+
+Lecture scale (``hybrid_table(..., mer=False, normalization_cv=False)``) leaves out the two
+costly cross-validations -- MER's eight λ (about four fifths of a job's time) and the
+normalisation study's -- and :func:`.hybrid_studies.mer_study` runs MER's λ grid on one corpus
+instead, one job per (seed, λ), with the same folds, so its choice equals the table's. Every
+other number is the same computation as at paper scale.
 """
 
 from __future__ import annotations
 
-import argparse
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,6 +44,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.preprocessing import normalize
+from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
 
 from ..cache import data_digest
 from ..em import SemiSupervisedNB
@@ -201,11 +207,13 @@ def labeled_columns(X, y):
 
 
 def evaluate_split(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled,
-                   mer=True):
+                   mer=True, normalization_cv=True):
     """The five methods (and the normalisation study) on one evaluation set; a dict of arrays.
 
     ``mer=False`` (lecture scale) skips MLR/MER, whose entries are then NaN
-    (:func:`mer_study` studies it on one corpus instead).
+    (:func:`mer_study` studies it on one corpus instead); ``normalization_cv=False`` skips the
+    cross-validation of the normalisation study (``normalize_cv`` NaN; its leave-one-out
+    criterion and test accuracies cost two fits and are kept).
 
     Keys: ``accuracy`` (5,) in the order of :data:`METHODS`; ``alpha``, ``em_weight``, ``C``,
     ``mer_weight`` (chosen values); ``hybrid_weights`` (λ1, λ2); ``hybrid_iterations``;
@@ -251,9 +259,10 @@ def evaluate_split(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unla
         mer_test = mer_shares = np.full(len(MER_WEIGHTS), np.nan)
     hybrids = [HybridNB(alpha=alpha, normalize=norm).fit(X_train, y_train)
                for norm in (None, "length")]
-    normalize_cv = choose_on_labeled(HybridNB(alpha=alpha), {"normalize": [None, "length"]},
-                                     X_train, y_train, random_state=seed,
-                                     semi_supervised=True).scores
+    normalize_cv = (choose_on_labeled(HybridNB(alpha=alpha), {"normalize": [None, "length"]},
+                                      X_train, y_train, random_state=seed,
+                                      semi_supervised=True).scores
+                    if normalization_cv else np.full(2, np.nan))
     return {
         "accuracy": np.array([accuracy(hybrids[0]), accuracy(em), mer_accuracy,
                               accuracy(nb), accuracy(mlr, F_test[:, seen])]),
@@ -286,22 +295,26 @@ class HybridTable:
         return self.accuracy[:, :, METHODS.index(check_choice("method", name, METHODS))]
 
 
-def hybrid_table(corpus, *, sizes, seeds, mer=True, use_cache=True, n_jobs=None, progress=True,
-                 description=None):
+def hybrid_table(corpus, *, sizes, seeds, mer=True, normalization_cv=True, use_cache=True,
+                 n_jobs=None, progress=True, description=None):
     """Tables 1-3 for one :class:`HybridCorpus`: every method at every size and seed (cached).
 
+    ``normalization_cv=False`` skips the normalisation study's cross-validation (NaN).
     ``mer=False`` leaves MLR/MER out (NaN): at lecture scale its cross-validation over the
     λ grid costs more than the other four methods together."""
     sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
     digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
-    if not isinstance(mer, bool | np.bool_):
-        raise ValueError(f"mer must be True or False, got {mer!r}")
+    for name, flag in (("mer", mer), ("normalization_cv", normalization_cv)):
+        if not isinstance(flag, bool | np.bool_):
+            raise ValueError(f"{name} must be True or False, got {flag!r}")
     settings = {"test_rows": corpus.test_rows, "n_test": corpus.n_test,
-                "n_unlabeled": corpus.n_unlabeled, "mer": bool(mer)}
+                "n_unlabeled": corpus.n_unlabeled, "mer": bool(mer),
+                "normalization_cv": bool(normalization_cv)}
 
     def key(job):
         return {"data": digest, "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled,
-                "mer": bool(mer), "version": CACHE_VERSION, **job}
+                "mer": bool(mer), "normalization_cv": bool(normalization_cv),
+                "version": CACHE_VERSION, **job}
 
     jobs = [{"n_labeled": int(size), "seed": int(seed)} for size in sizes for seed in seeds]
     results = run_jobs(evaluate_split, jobs, kind="hybrid", key=key,
@@ -333,16 +346,25 @@ def table_text(table, *, paper=True):
 
 
 def normalization_text(table):
-    """The open question, on labeled-data criteria: HybridNB without / with length scaling."""
+    """The open question, on labeled-data criteria: HybridNB without / with length scaling.
+
+    Per size, means over seeds: cross-validated accuracy ("—" when not computed), the
+    leave-one-out conditional log-likelihood per labeled document that the fit maximises, the
+    share of evaluation sets on which each criterion prefers per-token scaling, and test accuracy
+    (reported last, never used to choose)."""
     r = table.results
-    lines = [f"{table.corpus}: HybridNB, document log-likelihoods (paper) vs per-token",
-             f"{'|Dl|':>6} {'cv acc':>15} {'LOO logL/doc':>17} {'cv picks len':>12} "
-             f"{'test acc':>15}"]
+    lines = [f"{table.corpus}: HybridNB, document log-likelihoods (paper) / per-token",
+             f"{'|Dl|':>6} {'cv acc':>15} {'LOO logL/doc':>17} {'prefer per-token: cv':>21} "
+             f"{'LOO':>5} {'test acc':>15}"]
     for i, size in enumerate(table.sizes):
         cv, loo, test = (r[k][i] for k in ("normalize_cv", "normalize_loo", "normalize_test"))
-        picks = np.mean(cv[:, 1] > cv[:, 0])
-        lines.append(f"{size:>6} {cv[:, 0].mean() * 100:>6.1f} / {cv[:, 1].mean() * 100:>5.1f} "
-                     f"{loo[:, 0].mean():>8.3f} / {loo[:, 1].mean():>6.3f} {picks:>12.0%} "
+        if np.isnan(cv).all():
+            cv_text, picks_text = f"{'—':>15}", f"{'—':>21}"
+        else:
+            cv_text = f"{cv[:, 0].mean() * 100:>6.1f} / {cv[:, 1].mean() * 100:>5.1f}"
+            picks_text = f"{np.mean(cv[:, 1] > cv[:, 0]):>21.0%}"
+        lines.append(f"{size:>6} {cv_text} {loo[:, 0].mean():>8.3f} / {loo[:, 1].mean():>6.3f} "
+                     f"{picks_text} {np.mean(loo[:, 1] > loo[:, 0]):>5.0%} "
                      f"{test[:, 0].mean() * 100:>6.1f} / {test[:, 1].mean() * 100:>5.1f}")
     return "\n".join(lines)
 
@@ -365,162 +387,17 @@ def mer_text(table):
     return "\n".join(lines)
 
 
-# -- MLR/MER on its own: every λ of the grid, one job per (seed, λ) ----------------------------
-def mer_point(X, y, n_labeled, seed, weight, *, test_rows=None, n_test=None, n_unlabeled):
-    """MLR/MER at one λ on one evaluation set: exactly what :func:`evaluate_split` computes for
-    that λ (MLR's C by cv, then the :data:`MER_FOLDS`-fold cv accuracy, the test accuracy, the
-    unlabeled rows' class shares), so that the λ grid can be spread over processes."""
-    split = evaluation_split(y, n_labeled, seed, test_rows=test_rows, n_test=n_test,
-                             n_unlabeled=n_unlabeled)
-    F_train, y_train = lr_features(X[split.train]), split.semi_supervised_targets(y)
-    seen = labeled_columns(F_train, y_train)
-    C = choose_on_labeled(LogisticRegression(fit_intercept=False, max_iter=1000),
-                          {"C": list(C_GRID)}, F_train[:, seen], y_train,
-                          random_state=seed).value
-    template = EntropyRegularizedLR(C=C, entropy_weight=weight, record="summary")
-    cv = choose_on_labeled(template, {"entropy_weight": [weight]}, F_train, y_train,
-                           cv=MER_FOLDS, random_state=seed, semi_supervised=True).scores[0]
-    model = clone(template).fit(F_train, y_train)
-    test = float(np.mean(model.predict(lr_features(X[split.test])) == y[split.test]))
-    n_classes = int(y.max()) + 1
-    shares = np.full(n_classes, np.nan)
-    shares[model.classes_] = model.trace_[-1].unlabeled_shares
-    return {"C": np.float64(C), "cv_accuracy": np.float64(cv), "test_accuracy": np.float64(test),
-            "shares": shares}
-
-
-@dataclass(frozen=True)
-class MerStudy:
-    """Results of :func:`mer_study`: MLR/MER at every λ of ``weights`` on several seeds."""
-
-    corpus: str
-    n_labeled: int
-    weights: tuple
-    seeds: np.ndarray
-    C: np.ndarray  # (n_seeds,)
-    cv_accuracy: np.ndarray  # (n_seeds, n_weights)
-    test_accuracy: np.ndarray  # (n_seeds, n_weights)
-    shares: np.ndarray  # (n_seeds, n_weights, n_classes): unlabeled rows per predicted class
-
-    @property
-    def chosen(self):
-        """λ chosen by cross-validation per seed (ties to the smaller λ), shape (n_seeds,)."""
-        return np.asarray(self.weights)[np.argmax(self.cv_accuracy, axis=1)]
-
-    @property
-    def chosen_accuracy(self):
-        """Test accuracy at the cross-validated λ, shape (n_seeds,)."""
-        return self.test_accuracy[np.arange(len(self.seeds)), np.argmax(self.cv_accuracy, axis=1)]
-
-
-def mer_study(corpus, *, n_labeled, seeds, weights=MER_WEIGHTS, use_cache=True, n_jobs=None,
-              progress=True):
-    """MLR/MER on one corpus and labeled-set size: every λ of ``weights`` on every seed, one
-    cached job per (seed, λ) (:func:`mer_point`). With the paper's grid, ``chosen`` and
-    ``chosen_accuracy`` are what :func:`evaluate_split` reports for MLR/MER."""
-    seeds, weights = np.asarray(seeds, dtype=int), tuple(float(w) for w in weights)
-    digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
-    jobs = [{"n_labeled": int(n_labeled), "seed": int(seed), "weight": w}
-            for seed in seeds for w in weights]
-    results = run_jobs(
-        mer_point, jobs, kind="hybrid-mer",
-        key=lambda job: {"data": digest, "n_test": corpus.n_test, "version": CACHE_VERSION,
-                         "n_unlabeled": corpus.n_unlabeled, **job},
-        shared={"X": corpus.X, "y": corpus.y, "test_rows": corpus.test_rows,
-                "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled},
-        use_cache=use_cache, n_jobs=n_jobs, progress=progress,
-        description=f"MLR/MER ({corpus.name})")
-
-    def stack(name):
-        values = np.array([r[name] for r in results])
-        return values.reshape(len(seeds), len(weights), *values.shape[1:])
-
-    return MerStudy(corpus.name, int(n_labeled), weights, seeds, stack("C")[:, 0],
-                    stack("cv_accuracy"), stack("test_accuracy"), stack("shares"))
-
-
-def mer_study_text(study):
-    """Per seed: C, the λ chosen by cv and its test accuracy, the test-picked (optimistic)
-    accuracy; then per λ the mean cv and test accuracy and the largest class's share."""
-    lines = [f"{study.corpus}, {study.n_labeled} labeled: MLR/MER over the λ grid, "
-             f"{len(study.seeds)} evaluation sets"]
-    for i, seed in enumerate(study.seeds):
-        lines.append(f"  set {seed}: C={study.C[i]:g}, λ by cv {study.chosen[i]:g} -> "
-                     f"{study.chosen_accuracy[i]:.1%} test; λ picked on test (optimistic) "
-                     f"{study.test_accuracy[i].max():.1%}; λ=1e-5 {study.test_accuracy[i, 0]:.1%}")
-    largest = np.nanmax(study.shares, axis=2)
-    lines.append(f"{'λ':>22} " + " ".join(f"{w:>6g}" for w in study.weights))
-    for label, values in (("cv accuracy (mean)", study.cv_accuracy.mean(0)),
-                          ("test accuracy (mean)", study.test_accuracy.mean(0)),
-                          ("largest share (mean)", largest.mean(0)),
-                          ("largest share (max)", largest.max(0))):
-        lines.append(f"{label:>22} " + " ".join(f"{v:>6.1%}" for v in values))
-    return "\n".join(lines)
-
-
-# -- Figure 2: test perplexity of Naive Bayes ---------------------------------------------------
-def test_perplexity(X_train, y_train, X_test, y_test, alpha, *, n_classes):
-    """Eq. 11: exp(−Σ_s Σ_i x_si log θ_{y_s,i} / Σ_s Σ_i x_si) of the NB word distributions."""
-    model = MultinomialNB(alpha=alpha).fit(X_train, y_train)
-    log_theta = np.full((n_classes, X_train.shape[1]), np.nan)
-    log_theta[model.classes_] = model.feature_log_prob_
-    per_doc = np.asarray(X_test.multiply(log_theta[y_test]).sum(axis=1)).ravel()
-    return float(np.exp(-per_doc.sum() / X_test.sum()))
-
-
-def perplexity_point(X, y, n_train, seed, *, test_rows=None, n_test=None, n_unlabeled,
-                     giant_share=0.01):
-    """Test perplexity of NB trained on ``n_train`` labeled documents (α by the evidence), on
-    every test document and without the longest ``giant_share`` of them."""
-    split = evaluation_split(y, n_train, seed, test_rows=test_rows, n_test=n_test,
-                             n_unlabeled=n_unlabeled)
-    X_lab, y_lab = X[split.labeled], y[split.labeled]
-    alpha = choose_alpha(X_lab, y_lab, method="evidence").value
-    X_test, y_test = X[split.test], y[split.test]
-    lengths = np.asarray(X_test.sum(axis=1)).ravel()
-    n_giant = int(np.ceil(giant_share * len(lengths)))
-    keep = np.argsort(lengths)[: len(lengths) - n_giant]
-    n_classes = int(y.max()) + 1
-    return {"perplexity": np.array([
-        test_perplexity(X_lab, y_lab, X_test, y_test, alpha, n_classes=n_classes),
-        test_perplexity(X_lab, y_lab, X_test[keep], y_test[keep], alpha, n_classes=n_classes)]),
-        "giant_token_share": np.float64(1 - lengths[keep].sum() / lengths.sum())}
-
-
-@dataclass(frozen=True)
-class PerplexityCurve:
-    corpus: str
-    sizes: np.ndarray
-    perplexity: np.ndarray  # (n_sizes, n_seeds, 2): all test documents, without giant ones
-    giant_token_share: float  # share of test tokens in the longest 1% of test documents
-
-
-def perplexity_curve(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progress=True):
-    """Figure 2 for one corpus: NB test perplexity against the number of training documents."""
-    sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
-    digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
-    jobs = [{"n_train": int(s), "seed": int(seed)} for s in sizes for seed in seeds]
-    results = run_jobs(
-        perplexity_point, jobs, kind="hybrid-perplexity",
-        key=lambda job: {"data": digest, "n_test": corpus.n_test, "version": CACHE_VERSION,
-                         "n_unlabeled": corpus.n_unlabeled, **job},
-        shared={"X": corpus.X, "y": corpus.y, "test_rows": corpus.test_rows,
-                "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled},
-        use_cache=use_cache, n_jobs=n_jobs, progress=progress,
-        description=f"Figure 2 ({corpus.name})")
-    perplexity = np.array([r["perplexity"] for r in results]).reshape(len(sizes), len(seeds), 2)
-    share = float(np.mean([r["giant_token_share"] for r in results]))
-    return PerplexityCurve(corpus.name, sizes, perplexity, share)
-
-
 # -- single runs for the explorers ---------------------------------------------------------------
 def hybrid_run(corpus, *, n_labeled, seed, normalize=None):
     """One evaluation set: the fitted HybridNB (with its trace), its split and test accuracy."""
     split = evaluation_split(corpus.y, n_labeled, seed, test_rows=corpus.test_rows,
                              n_test=corpus.n_test, n_unlabeled=corpus.n_unlabeled)
     X_train, y_train = corpus.X[split.train], split.semi_supervised_targets(corpus.y)
-    alpha = choose_alpha(X_train, y_train, random_state=seed).value
-    model = HybridNB(alpha=alpha, normalize=normalize).fit(X_train, y_train)
+    # small dense products: a second BLAS thread only waits (6x slower on a busy 2-core machine;
+    # the numbers are the same). Parallel jobs get one thread each from joblib already.
+    with threadpool_limits(1):
+        alpha = choose_alpha(X_train, y_train, random_state=seed).value
+        model = HybridNB(alpha=alpha, normalize=normalize).fit(X_train, y_train)
     accuracy = float(np.mean(model.predict(corpus.X[split.test]) == corpus.y[split.test]))
     return split, model, accuracy
 
@@ -544,55 +421,3 @@ def mer_sweep(corpus, *, n_labeled, seed, weights=MER_WEIGHTS, C=None):
               for w in weights]
     F_test, y_test = lr_features(corpus.X[split.test]), corpus.y[split.test]
     return C, models, np.array([np.mean(m.predict(F_test) == y_test) for m in models])
-
-
-# -- the paper-scale command ---------------------------------------------------------------------
-def main(argv=None):
-    """``python -m sslviz.experiments.hybrid table | perplexity [options]`` (paper scale)."""
-    parser = argparse.ArgumentParser(
-        prog="python -m sslviz.experiments.hybrid",
-        description="Tables 1-3 (table) or Figure 2 (perplexity) of Fujino, Ueda & Saito "
-        "(2005) at paper scale: all labeled-set sizes, 10 evaluation sets. Cached per job; an "
-        "interrupted run resumes.")
-    parser.add_argument("command", choices=["table", "perplexity"])
-    parser.add_argument("--corpora", nargs="+", choices=list(CORPORA), default=list(CORPORA))
-    parser.add_argument("--sizes", type=int, nargs="+", help="labeled-set sizes (default: "
-                        "the paper's)")
-    parser.add_argument("--seeds", type=int, nargs="+", default=list(range(PAPER_N_SEEDS)))
-    parser.add_argument("--n-jobs", type=int, default=-1)
-    parser.add_argument("--no-cache", action="store_true")
-    args = parser.parse_args(argv)
-    if any(size < 1 for size in args.sizes or []) or args.n_jobs == 0:
-        parser.error("--sizes must be positive and --n-jobs nonzero")
-    start = time.perf_counter()
-    for name in args.corpora:
-        corpus = load_hybrid_corpus(name)
-        if args.command == "table":
-            table = hybrid_table(corpus, sizes=args.sizes or PAPER_SIZES[name], seeds=args.seeds,
-                                 use_cache=not args.no_cache, n_jobs=args.n_jobs)
-            print(table_text(table), normalization_text(table), mer_text(table), sep="\n\n",
-                  flush=True)
-        else:
-            curve = perplexity_curve(corpus, sizes=args.sizes or PERPLEXITY_SIZES[name],
-                                     seeds=args.seeds, use_cache=not args.no_cache,
-                                     n_jobs=args.n_jobs)
-            print(perplexity_text(curve), flush=True)
-    print(f"wall time {time.perf_counter() - start:.0f} s")
-    return 0
-
-
-PERPLEXITY_SIZES = {"reuters": (10, 30, 100, 300, 985), "webkb": (10, 30, 100, 300, 699),
-                    "20news": (10, 30, 100, 300, 1000, 1391)}
-
-
-def perplexity_text(curve):
-    """Figure 2 as text: mean perplexity over seeds, with and without the giant test documents."""
-    lines = [f"{curve.corpus}: NB test perplexity (all test documents / without the longest 1%, "
-             f"which hold {curve.giant_token_share:.0%} of the test tokens)"]
-    for size, values in zip(curve.sizes, curve.perplexity.mean(axis=1), strict=True):
-        lines.append(f"{size:>6} training documents: {values[0]:>7.0f} / {values[1]:>7.0f}")
-    return "\n".join(lines)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
