@@ -245,6 +245,46 @@ def test_tsvm_cache_key_ignores_em_settings_but_not_its_own():
     assert FisherSettings(features="tf").key("ul-cl") == FisherSettings().key("ul-cl")
     assert "C_grid" in FisherSettings().key("linear")
     assert "C_grid" not in FisherSettings(C=1.0).key("linear")  # a fixed C searches nothing
+    assert FisherSettings(svm_cv=3).key("ul-cat") != FisherSettings().key("ul-cat")
+    assert FisherSettings(svm_cv=3).key("nb") == FisherSettings().key("nb")
+    assert FisherSettings(C=1.0, svm_cv=3).key("linear") == FisherSettings(C=1.0).key("linear")
+
+
+def test_dropping_unused_columns_leaves_the_svm_exactly_the_same():
+    # Fisher-like scores: each row's entries in the block of its class, most columns unused
+    rng = np.random.default_rng(3)
+    scores = sp.random(90, 3000, density=0.01, random_state=4, format="csr")
+    labels = rng.integers(0, 3, 90)
+    rows = scores.nonzero()[0]
+    scores = sp.csr_matrix((scores.data, (rows, scores.indices % 1000 + 1000 * labels[rows])),
+                           shape=scores.shape)
+    train, test = scores[:40], scores[40:]
+    small_train, small_test = fisher_experiments._drop_unused_columns(train, test)
+    used = np.unique(train.indices)
+    assert small_train.shape[1] == len(used) < train.shape[1] / 2
+    for C in (0.1, 3.0):
+        full = LinearSVC(C=C, loss="hinge", max_iter=10_000, random_state=0).fit(train,
+                                                                                labels[:40])
+        small = LinearSVC(C=C, loss="hinge", max_iter=10_000, random_state=0).fit(small_train,
+                                                                                 labels[:40])
+        np.testing.assert_array_equal(full.coef_[:, used], small.coef_)
+        assert not np.delete(full.coef_, used, axis=1).any()  # the dropped columns weigh 0
+        np.testing.assert_array_equal(full.decision_function(test),
+                                      small.decision_function(small_test))
+
+
+def test_fewer_folds_for_C_are_the_same_search_with_fewer_folds():
+    settings = replace(SETTINGS, svm_cv=3)
+    _, _, chosen = fisher_split_accuracies(X, Y, n_labeled=30, n_unlabeled=120,
+                                           test_rows=FOLDS[1], seed=1, methods=("linear",),
+                                           settings=settings)
+    split = split_labeled(Y, 30, n_unlabeled=120, test_rows=FOLDS[1], random_state=1)
+    X_lab, y_lab = X[split.labeled], Y[split.labeled]
+    features = TfidfTransformer().fit(X_lab).transform(X_lab)
+    folds = StratifiedKFold(3, shuffle=True, random_state=1)
+    search = GridSearchCV(LinearSVC(loss="hinge", max_iter=10_000, random_state=0),
+                          {"C": list(settings.C_grid)}, cv=folds).fit(features, y_lab)
+    assert chosen == {"linear": search.best_params_["C"]}
 
 
 def test_parallel_results_do_not_depend_on_n_jobs():

@@ -87,6 +87,9 @@ class FisherSettings:
     features : {"tfidf", "tf"}, default="tfidf"
         What the linear SVM and the TSVM see, scaled to unit length: tf-idf (idf from the
         labeled posts for the SVM, from all its posts for the TSVM) or counts (the paper's).
+    svm_cv : int, default=5
+        Folds of the cross-validation that chooses C (stratified, on the labeled posts; fewer
+        when a class has fewer labeled posts). The lecture uses 3 to save time.
     svm_max_iter : int, default=10_000
         Iteration cap of liblinear (``LinearSVC``); the hinge loss converges slowly.
     tsvm_max_unlabeled : int or None, default=None
@@ -103,6 +106,7 @@ class FisherSettings:
     tol: float = 1e-6
     C: float | None = None
     features: str = "tfidf"
+    svm_cv: int = 5
     svm_max_iter: int = 10_000
     tsvm_max_unlabeled: int | None = None
     alpha_grid: tuple = ALPHA_GRID
@@ -117,13 +121,13 @@ class FisherSettings:
         if method in ("linear", "tsvm"):
             unused |= {"alpha", "alpha_grid", "kernel_alpha"} | em
         if method in ("nb", "nb+em"):
-            unused |= {"C", "C_grid", "svm_max_iter", "features", "kernel_alpha"}
+            unused |= {"C", "C_grid", "svm_cv", "svm_max_iter", "features", "kernel_alpha"}
         if method in ("n-cat", "ul-cat", "ul-cl"):
             unused |= {"alpha", "alpha_grid", "features"}
         if method in ("nb", "n-cat"):
             unused |= em
         if self.C is not None:
-            unused.add("C_grid")
+            unused |= {"C_grid", "svm_cv"}
         if self.alpha is not None:
             unused.add("alpha_grid")
         return {name: value for name, value in settings.items() if name not in unused}
@@ -231,8 +235,10 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
         if variant in methods:
             start = time.perf_counter()
             kernel = model(variant, settings.kernel_alpha)
-            svm = _svm(kernel.transform(X_labeled), y_labeled, settings, seed)
-            record(variant, svm.predict(kernel.transform(X_test)), start, svm.C)
+            train, test = _drop_unused_columns(kernel.transform(X_labeled),
+                                               kernel.transform(X_test))
+            svm = _svm(train, y_labeled, settings, seed)
+            record(variant, svm.predict(test), start, svm.C)
     if "linear" in methods:
         start = time.perf_counter()
         train, test = text_features(X_labeled, X_labeled, X_test, kind=settings.features)
@@ -254,8 +260,22 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
 
 
 def _svm(X, y, settings, seed):
-    return linear_svm(X, y, C=settings.C, C_grid=settings.C_grid,
+    return linear_svm(X, y, C=settings.C, C_grid=settings.C_grid, cv=settings.svm_cv,
                       max_iter=settings.svm_max_iter, random_state=seed)
+
+
+def _drop_unused_columns(train, *others):
+    """``train`` and ``others`` restricted to the columns where ``train`` has an entry.
+
+    Exact for a linear SVM fitted on ``train`` (and on any subset of its rows, as in
+    cross-validation): liblinear's dual solver builds ``w`` from training rows, so a column
+    that is zero in every training row gets weight exactly 0 and adds nothing to a decision
+    value. The Fisher scores have 516,060 columns, of which a few labeled posts touch a few
+    ten thousand; dropping the rest spares liblinear a dense weight vector per class of the
+    full width, which made every fit of the C search several times slower.
+    """
+    used = np.unique(train.indices)
+    return [matrix[:, used] for matrix in (train, *others)]
 
 
 def _fisher_model(variant, settings, seed, alpha=None):
