@@ -26,13 +26,15 @@ from sslviz.experiments.fisher import (
     PAPER_TABLE_1,
     FisherSettings,
     fisher_document_view,
-    fisher_figure_text,
     fisher_grid,
     fisher_models_by_variant,
     fisher_split_accuracies,
+    paper_test_folds,
+)
+from sslviz.experiments.fisher_text import (
+    fisher_figure_text,
     fisher_spread_text,
     fisher_table_text,
-    paper_test_folds,
 )
 from sslviz.fisher import FisherKernelNB, top_entries
 from sslviz.plots.fisher import fisher_table_view, paper_table

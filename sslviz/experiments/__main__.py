@@ -21,7 +21,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from . import fisher
+from . import fisher, fisher_text
 
 
 class _Parser(argparse.ArgumentParser):
@@ -105,10 +105,10 @@ def main(argv=None):
                               splits=args.splits, test_folds=fisher.paper_test_folds(corpus.y),
                               methods=methods, settings=settings, use_cache=not args.no_cache,
                               n_jobs=args.n_jobs, description=args.command)
-    print(fisher.fisher_table_text(grid) if table
-          else fisher.fisher_figure_text(grid, methods[0]))
+    print(fisher_text.fisher_table_text(grid) if table
+          else fisher_text.fisher_figure_text(grid, methods[0]))
     if table:
-        print(fisher.fisher_spread_text(grid))
+        print(fisher_text.fisher_spread_text(grid))
     print(f"wall time {time.perf_counter() - start:.0f} s; compute time of the cells "
           f"{np.nansum(grid.seconds):.0f} s (cached cells included)")
     return 0
