@@ -41,6 +41,9 @@ from .export_control import FigureNotOnScreen, export_control
 from .frames import Frames, call_when_idle, frame_key, neighbour_values, replay_controls
 
 MAIN_CONTROL_PREFERENCE = ("n_labeled", "iteration")
+DRAW_AHEAD = 6
+"""Frames drawn ahead around the one on screen (three steps each way along a replay slider):
+enough to stay ahead of Play and of a drag, few enough that an idle kernel is soon idle again."""
 _LIVE = weakref.WeakValueDictionary()  # creation order -> explorer
 _created = 0
 
@@ -175,8 +178,7 @@ class Explorer(widgets.VBox):
         if chain != self._ahead or self._drawing or self._shown_values is None:
             return
         shown = self._shown_values
-        todo = [v for v in neighbour_values(self.controls, shown, self._replay,
-                                            self._frames.capacity - 1)
+        todo = [v for v in neighbour_values(self.controls, shown, self._replay, DRAW_AHEAD)
                 if frame_key(v) not in self._frames]
         if todo:
             call_when_idle(lambda: self._draw_one_ahead(chain, todo[0]))
