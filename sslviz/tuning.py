@@ -25,7 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import gammaln
 from sklearn.base import clone
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
 from sklearn.naive_bayes import MultinomialNB
 
 from .validation import check_int, labeled_mask
@@ -56,27 +56,34 @@ class Choice:
         return f"{chosen} (chosen by {self.criterion} on the labeled rows)"
 
 
-def labeled_folds(y, cv=5, *, random_state=None, include_unlabeled=False):
+def labeled_folds(y, cv=5, *, random_state=None, include_unlabeled=False,
+                  allow_unstratified=False):
     """Stratified folds over the labeled rows of ``y`` (``-1`` = unlabeled).
 
     Returns a list of ``(train_rows, test_rows)``; with ``include_unlabeled`` every training fold
-    also holds all unlabeled rows. ``cv`` is lowered to the size of the smallest class.
+    also holds all unlabeled rows. ``cv`` is lowered to the size of the smallest class. When a
+    class has a single labeled row there is nothing to stratify: that is an error, unless
+    ``allow_unstratified``, which gives ``min(cv, n_labeled)`` plain shuffled folds instead.
     """
     labeled = labeled_mask(y)
     rows, labels = np.flatnonzero(labeled), np.asarray(y)[labeled]
     smallest = np.unique(labels, return_counts=True)[1].min() if len(labels) else 0
     n_splits = min(check_int("cv", cv, minimum=2), smallest)
-    if n_splits < 2:
+    extra = np.flatnonzero(~labeled) if include_unlabeled else np.array([], dtype=int)
+    if n_splits < 2 and allow_unstratified and len(rows) >= 2:
+        folds = KFold(min(cv, len(rows)), shuffle=True, random_state=random_state).split(rows)
+    elif n_splits < 2:
         raise ValueError("cross-validation on the labeled rows needs at least 2 labeled rows in "
                          f"every class; the smallest class has {smallest}")
-    extra = np.flatnonzero(~labeled) if include_unlabeled else np.array([], dtype=int)
-    folds = StratifiedKFold(n_splits, shuffle=True, random_state=random_state)
-    return [(np.concatenate([rows[train], extra]), rows[test])
-            for train, test in folds.split(rows, labels)]
+    else:
+        folds = StratifiedKFold(n_splits, shuffle=True,
+                                random_state=random_state).split(rows, labels)
+    return [(np.concatenate([rows[train], extra]), rows[test]) for train, test in folds]
 
 
 def choose_by_cv(estimator, param_grid, X, y, *, cv=5, random_state=None,
-                 semi_supervised=False, scoring="accuracy"):
+                 semi_supervised=False, scoring="accuracy", allow_unstratified=False,
+                 error_score=np.nan):
     """The grid point with the best mean cross-validated score on the labeled rows.
 
     Parameters
@@ -89,14 +96,20 @@ def choose_by_cv(estimator, param_grid, X, y, *, cv=5, random_state=None,
         Train every fold on the unlabeled rows too (the estimator must accept ``y == -1``).
     scoring : str
         A scikit-learn scorer name.
+    allow_unstratified : bool
+        Plain folds when a class has one labeled row (see :func:`labeled_folds`).
+    error_score : float
+        Score of a candidate whose fit fails on a fold (scikit-learn's ``GridSearchCV``).
 
     Returns
     -------
     Choice
         Ties go to the first grid point (list the safest value first).
     """
-    folds = labeled_folds(y, cv, random_state=random_state, include_unlabeled=semi_supervised)
-    search = GridSearchCV(clone(estimator), param_grid, cv=folds, scoring=scoring, refit=False)
+    folds = labeled_folds(y, cv, random_state=random_state, include_unlabeled=semi_supervised,
+                          allow_unstratified=allow_unstratified)
+    search = GridSearchCV(clone(estimator), param_grid, cv=folds, scoring=scoring, refit=False,
+                          error_score=error_score)
     search.fit(X, np.asarray(y))
     scores = search.cv_results_["mean_test_score"]
     candidates = list(search.cv_results_["params"])

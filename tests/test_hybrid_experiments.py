@@ -11,7 +11,7 @@ from synthetic import topic_corpus
 
 import sslviz.experiments.hybrid as H
 import sslviz.experiments.hybrid_studies as S
-from sslviz.tuning import choose_alpha, choose_by_cv
+from sslviz.tuning import choose_alpha, choose_by_cv, labeled_folds
 
 X, Y, _ = topic_corpus(n_docs=300, n_words=30, n_labeled=0, seed=5)
 SETTINGS = {"n_test": 60, "n_unlabeled": 150}
@@ -42,18 +42,18 @@ def test_evaluation_split_draws_test_then_unlabeled_then_labeled():
 
 def test_folds_fall_back_to_plain_folds_when_a_class_has_one_label():
     y = np.array([0, 0, 0, 1, 1, 1, 2, -1, -1, 0, 1])
-    folds = H.labeled_cv_folds(y, 5, random_state=0, include_unlabeled=True)
+    folds = labeled_folds(y, 5, random_state=0, include_unlabeled=True, allow_unstratified=True)
     held_out = np.sort(np.concatenate([test for _, test in folds]))
     np.testing.assert_array_equal(held_out, np.flatnonzero(y >= 0))
     for train, test in folds:
         assert {7, 8} <= set(train) and not set(train) & set(test)
     y2 = np.array([0, 0, 1, 1, 2, 2, -1])
-    assert [t.tolist() for _, t in H.labeled_cv_folds(y2, 2, random_state=0)] == [
+    assert [t.tolist() for _, t in labeled_folds(y2, 2, random_state=0,
+                                                 allow_unstratified=True)] == [
         t.tolist() for _, t in choose_folds(y2)]
 
 
 def choose_folds(y):
-    from sslviz.tuning import labeled_folds
     return labeled_folds(y, 2, random_state=0)
 
 

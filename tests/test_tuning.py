@@ -92,3 +92,17 @@ def test_choose_alpha_methods(counts):
                                  key=lambda c: log_evidence(X, y, c["alpha"]))["alpha"]
     with pytest.raises(ValueError, match="method must be 'auto', 'cv' or 'evidence'"):
         choose_alpha(X, y, method="loo")
+
+
+def test_unstratified_fallback_gives_plain_shuffled_folds(counts):
+    X, y = counts
+    one_each = np.full(len(y), -1)
+    one_each[[0, 1, 12, 24]] = [0, 0, 1, 2]
+    folds = labeled_folds(one_each, 3, random_state=0, allow_unstratified=True)
+    rows = np.array([0, 1, 12, 24])
+    from sklearn.model_selection import KFold
+    expected = [rows[test] for _, test in KFold(3, shuffle=True, random_state=0).split(rows)]
+    assert [t.tolist() for _, t in folds] == [e.tolist() for e in expected]
+    choice = choose_by_cv(MultinomialNB(), {"alpha": [1.0, 0.1]}, X, one_each, cv=3,
+                          random_state=0, allow_unstratified=True)
+    assert len(choice.scores) == 2 and np.all(np.isfinite(choice.scores))

@@ -20,7 +20,7 @@ labeled rows only:
 * **hybrid** -- :class:`sslviz.hybrid.HybridNB` with NB's α.
 
 Cross-validation uses stratified folds when every class has two labeled documents, else plain
-shuffled folds (:func:`labeled_cv_folds`), as ``sslviz.tuning`` cannot stratify then.
+shuffled folds (``sslviz.tuning``'s ``allow_unstratified``), as nothing can be stratified then.
 
 Each (corpus, size, seed) is one job of :func:`sslviz.experiments.runner.run_jobs`: cached (kind
 ``"hybrid"``), parallel, resumable. Paper scale: ``python -m sslviz.experiments hybrid table``
@@ -41,7 +41,6 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import GridSearchCV, KFold
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
@@ -52,7 +51,7 @@ from ..entropy_reg import EntropyRegularizedLR
 from ..hybrid import HybridNB
 from ..splits import Split, split_labeled
 from ..text import TextOptions, load_counts
-from ..tuning import Choice, choose_alpha, labeled_folds
+from ..tuning import choose_alpha, choose_by_cv
 from ..validation import check_choice, labeled_mask
 from .runner import run_jobs
 
@@ -155,40 +154,13 @@ def evaluation_split(y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlab
     return Split(labeled, unlabeled, np.sort(test))
 
 
-def labeled_cv_folds(y, cv=5, *, random_state=None, include_unlabeled=False):
-    """Folds over the labeled rows: stratified (:func:`sslviz.tuning.labeled_folds`) when every
-    class has two labeled rows, else ``min(cv, n_labeled)`` shuffled folds."""
-    labeled = labeled_mask(y)
-    counts = np.unique(np.asarray(y)[labeled], return_counts=True)[1]
-    if len(counts) and counts.min() >= 2:
-        return labeled_folds(y, cv, random_state=random_state,
-                             include_unlabeled=include_unlabeled)
-    rows = np.flatnonzero(labeled)
-    extra = np.flatnonzero(~labeled) if include_unlabeled else np.array([], dtype=int)
-    folds = KFold(min(cv, len(rows)), shuffle=True, random_state=random_state)
-    return [(np.concatenate([rows[train], extra]), rows[test]) for train, test in folds.split(rows)]
-
-
 def choose_on_labeled(estimator, param_grid, X, y, *, cv=5, random_state=None,
                       semi_supervised=False):
-    """Like :func:`sslviz.tuning.choose_by_cv`, with :func:`labeled_cv_folds` (works when a
-    class has a single labeled row). Ties go to the first grid point."""
-    y = np.asarray(y)
-    folds = labeled_cv_folds(y, cv, random_state=random_state,
-                             include_unlabeled=semi_supervised)
-    if not semi_supervised:
-        labeled = labeled_mask(y)
-        index = np.full(len(y), -1)
-        index[labeled] = np.arange(labeled.sum())
-        folds = [(index[train], index[test]) for train, test in folds]
-        X, y = X[labeled], y[labeled]
-    search = GridSearchCV(clone(estimator), param_grid, cv=folds, refit=False,
-                          error_score=0.0)
-    search.fit(X, y)
-    scores = search.cv_results_["mean_test_score"]
-    candidates = list(search.cv_results_["params"])
-    return Choice(candidates[int(np.argmax(scores))], candidates, scores,
-                  f"{len(folds)}-fold cv accuracy")
+    """:func:`sslviz.tuning.choose_by_cv` as the tables use it: plain folds when a class has a
+    single labeled row, and a fit that fails on a fold scores 0."""
+    return choose_by_cv(estimator, param_grid, X, y, cv=cv, random_state=random_state,
+                        semi_supervised=semi_supervised, allow_unstratified=True,
+                        error_score=0.0)
 
 
 def lr_features(X):
