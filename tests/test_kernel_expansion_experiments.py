@@ -195,3 +195,19 @@ def test_paper_scale_command_refuses_unknown_figures(capsys):
         kx.main(["figure3"])
     assert stop.value.code == 2
     assert "figures must be splice and/or leukemia" in capsys.readouterr().err
+
+
+def test_toy_pictures_equal_the_expansion_computed_point_by_point():
+    from sslviz.experiments.kernel_expansion import toy_pictures
+    from sslviz.kernel_expansion import membership
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2))
+    y = (X[:, 0] > 0).astype(int)
+    theta = rng.dirichlet([1, 1], size=30)
+    grid, accuracy = toy_pictures(X, y, resolution=9)(theta, 0.7)
+    i, j = 3, 6
+    point = np.array([[grid.xs[j], grid.ys[i]]])
+    np.testing.assert_allclose(grid.proba[i, j], (membership(point, X, 0.7) @ theta)[0])
+    expected = np.mean(np.argmax(membership(X, X, 0.7) @ theta, axis=1) == y)
+    assert accuracy == pytest.approx(expected)

@@ -48,6 +48,7 @@ from sklearn.utils import check_random_state
 from sslviz.cache import ResultCache
 from sslviz.datasets.fetch import file_sha256, locate
 from sslviz.datasets.loaders import _BODY, _SGM, _TITLE, _parse_sgm, _read_members
+from sslviz.splits import Split
 from sslviz.validation import check_int, check_number
 
 CACHE_VERSION = 2
@@ -253,19 +254,6 @@ def _build(path, n_stories, min_sentences, max_sentences, random_state):
     return arrays
 
 
-@dataclass(frozen=True)
-class StorySplit:
-    """Rows (sentences) of one seeded split: labeled and unlabeled training stories, test."""
-
-    labeled: np.ndarray
-    unlabeled: np.ndarray
-    test: np.ndarray
-
-    @property
-    def train(self):
-        return np.concatenate([self.labeled, self.unlabeled])
-
-
 def split_stories(story, labeled_fraction, *, train_fraction=1 / 3, random_state=None):
     """Split stories 1/3 training, 2/3 test; label ``labeled_fraction`` of the training stories.
 
@@ -279,8 +267,9 @@ def split_stories(story, labeled_fraction, *, train_fraction=1 / 3, random_state
 
     Returns
     -------
-    StorySplit
-        Sentence rows, each sorted.
+    sslviz.splits.Split
+        Sentence rows of the labeled stories, the unlabeled training stories and the test
+        stories, each sorted.
     """
     check_number("labeled_fraction", labeled_fraction, above=0, maximum=1)
     check_number("train_fraction", train_fraction, above=0, below=1)
@@ -293,7 +282,7 @@ def split_stories(story, labeled_fraction, *, train_fraction=1 / 3, random_state
     def rows(chosen):
         return np.flatnonzero(np.isin(story, chosen))
 
-    return StorySplit(*(rows(g) for g in groups))
+    return Split(*(rows(g) for g in groups))
 
 
 # -- the paper's measure ---------------------------------------------------------------------------

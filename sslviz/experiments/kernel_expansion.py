@@ -34,10 +34,12 @@ from scipy.optimize import curve_fit
 from sklearn.svm import LinearSVC
 
 from ..cache import data_digest
+from ..grids import Grid, grid_extent
 from ..kernel_expansion import (
     KernelExpansionClassifier,
     fit_em,
     fit_med,
+    membership,
     membership_from_distances,
     squared_distances,
     width_from_distances,
@@ -343,6 +345,31 @@ def toy_fits(X, y):
         return model.fit(X, targets), labeled
 
     return fit
+
+
+def toy_pictures(X, y, *, resolution=120, margin=0.3):
+    """A ``(label_proba, sigma) -> (Grid, accuracy)`` for the toy explorer.
+
+    ``label_proba`` is P(y|i) of one recorded iteration, shape (n_points, 2). The memberships
+    P(i|x) of the grid points and of the points themselves are computed once per σ (O(N²)), so a
+    replayed iteration costs two matrix products.
+    """
+    extent = grid_extent(X, margin=margin)
+    xs = np.linspace(extent[0], extent[1], resolution)
+    ys = np.linspace(extent[2], extent[3], resolution)
+    grid_points = np.column_stack([g.ravel() for g in np.meshgrid(xs, ys)])
+
+    @lru_cache(maxsize=16)
+    def memberships(sigma):
+        return membership(grid_points, X, sigma), membership(X, X, sigma)
+
+    def picture(label_proba, sigma):
+        on_grid, on_points = memberships(sigma)
+        proba = (on_grid @ label_proba).reshape(resolution, resolution, -1)
+        accuracy = float(np.mean(np.argmax(on_points @ label_proba, axis=1) == y))
+        return Grid(xs, ys, proba), accuracy
+
+    return picture
 
 
 # -- what the notebook prints -------------------------------------------------------------------

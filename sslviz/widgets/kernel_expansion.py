@@ -11,14 +11,16 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import ipywidgets as widgets
 import numpy as np
 
-from ..experiments.kernel_expansion import LABELS, METHODS, exponential_check, toy_fits
-from ..grids import Grid, grid_extent
-from ..kernel_expansion import membership
+from ..experiments.kernel_expansion import (
+    LABELS,
+    METHODS,
+    exponential_check,
+    toy_fits,
+    toy_pictures,
+)
 from ..plots.common import plot_seed_bars, update_size_marker
 from ..plots.kernel_expansion import (
     METHOD_COLORS,
@@ -44,15 +46,7 @@ def expansion_explorer(X, y, *, method="em", sigma=0.15, n_labeled=6, balanced=T
         ``iteration`` (replays the recorded trace: P(y|i) of that iteration; its right end,
         and any iteration past the fit's last, shows the last).
     """
-    fits = toy_fits(X, y)
-    extent = grid_extent(X, margin=0.3)
-    xs = np.linspace(extent[0], extent[1], resolution)
-    ys = np.linspace(extent[2], extent[3], resolution)
-    grid_points = np.column_stack([g.ravel() for g in np.meshgrid(xs, ys)])
-
-    @lru_cache(maxsize=16)
-    def grid_membership(width):  # P(i|x) of every grid point, once per σ
-        return membership(grid_points, X, width)
+    fits, pictures = toy_fits(X, y), toy_pictures(X, y, resolution=resolution)
 
     iteration, play = iteration_control(LAST_SHOWN, LAST_SHOWN)
     controls = {
@@ -82,9 +76,7 @@ def expansion_explorer(X, y, *, method="em", sigma=0.15, n_labeled=6, balanced=T
         current = last if wanted == LAST_SHOWN else min(wanted, last)
         drawn["marker"].set_xdata([current, current])
         theta = model.trace_[current].label_proba
-        proba = grid_membership(values["sigma"]) @ theta
-        grid = Grid(xs, ys, proba.reshape(resolution, resolution, 2))
-        accuracy = np.mean(np.argmax(membership(X, X, values["sigma"]) @ theta, axis=1) == y)
+        grid, accuracy = pictures(theta, values["sigma"])
         plot_expansion_2d(picture_ax, X, labeled, y, grid, theta[:, 1] - theta[:, 0], title=(
             f"{values['method'].upper()}{'' if values['balanced'] else ' (plain)'}, σ = "
             f"{values['sigma']:g}, iteration {current} of {last}: {accuracy:.0%} of all points "
