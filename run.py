@@ -39,6 +39,7 @@ PYTEST_ARGS = (
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 EXIT_NO_DATA = 2
 PYTEST_NO_TESTS = 5
+MAX_WORKERS = 4  # each worker that meets a browser test starts its own JupyterLab
 
 USAGE = """\
 usage: python3 run.py {lab,test} [extra arguments]
@@ -299,12 +300,24 @@ def notebooks_in_tests(root=ROOT):
     return sorted(p for p in (Path(root) / "tests").rglob("*.ipynb"))
 
 
-def pytest_command(python, extra, root=ROOT):
+def worker_args(cpu_count=None):
+    """pytest-xdist arguments: one worker per core, at most ``MAX_WORKERS``; none on one core.
+
+    ``--dist loadgroup``: the tests of one notebook (its nbval cells, its browser tests) share a
+    group (``tests/conftest.py``), so they run in order on one worker and only the first of
+    them meets a cold cache.
+    """
+    cpu_count = os.cpu_count() if cpu_count is None else cpu_count
+    workers = min(cpu_count or 1, MAX_WORKERS)
+    return ["-n", str(workers), "--dist", "loadgroup"] if workers > 1 else []
+
+
+def pytest_command(python, extra, root=ROOT, cpu_count=None):
     """The single pytest run: unit tests and, if the folder exists, the notebooks (nbval)."""
     paths = ["tests"]
     if (Path(root) / "notebooks").is_dir():
         paths.append("notebooks")
-    return [str(python), "-m", "pytest", *paths, *PYTEST_ARGS, *extra]
+    return [str(python), "-m", "pytest", *paths, *PYTEST_ARGS, *worker_args(cpu_count), *extra]
 
 
 def lab_command(jupyter, extra, *, is_root=None):

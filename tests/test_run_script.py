@@ -226,6 +226,17 @@ def test_test_command_runs_ruff_then_one_pytest(run_script, recorded):
     assert codes["env:pytest"]["SSLVIZ_DATA"]  # so that the realdata tests run, not skip
 
 
+@pytest.mark.parametrize("cores, expected", [
+    (1, []), (0, []), (2, ["-n", "2", "--dist", "loadgroup"]),
+    (16, ["-n", "4", "--dist", "loadgroup"]),
+])
+def test_one_pytest_worker_per_core_up_to_four(run_script, cores, expected):
+    assert run_script.worker_args(cores) == expected
+    cmd = run_script.pytest_command("py", ["-x"], cpu_count=cores)
+    assert cmd[-1] == "-x"  # the user's arguments come last, so `-n 0` can switch workers off
+    assert cmd[-1 - len(expected):-1] == expected
+
+
 def test_test_command_without_a_notebooks_folder_runs_the_unit_tests(run_script, recorded):
     root, calls, _ = recorded
     assert run_script.command_test(run_script.Args("test", []), root) == 0

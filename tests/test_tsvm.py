@@ -10,7 +10,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from sslviz.tsvm import TransductiveSVM, _qualifying_pairs
+from sslviz.tsvm import TransductiveSVM, _BinaryProblem, _qualifying_pairs
 
 
 def gap_problem(n=200, seed=0):
@@ -153,6 +153,44 @@ def test_no_qualifying_pair_is_left_at_the_end():
     slack = np.maximum(0, 1 - labels * model.decision_function(X[y_semi == -1]))
     pos, neg = slack[(labels == 1) & (slack > 0)], slack[(labels == -1) & (slack > 0)]
     assert not np.any(pos[:, None] + neg[None, :] > 2)
+
+
+def text_like_problem(n=800, n_features=400, n_labeled=60, seed=0):
+    """Sparse unit-length rows (word counts of a hidden linear rule); the first rows labeled ±1."""
+    rng = np.random.default_rng(seed)
+    X = sp.random(n, n_features, density=0.03, random_state=seed, format="csr",
+                  data_rvs=lambda k: rng.poisson(2, k) + 1.0)
+    X = sp.diags(1.0 / np.maximum(np.sqrt(X.multiply(X).sum(axis=1).A.ravel()), 1e-12)) @ X
+    signs = np.where(X @ rng.normal(size=n_features) > 0, 1, -1)
+    return X.tocsr(), np.arange(n_labeled), np.arange(n_labeled, n), signs
+
+
+@pytest.mark.parametrize("c_unlabeled", [1e-3, 0.3, 1.0])
+def test_working_set_retrain_matches_liblinear_on_all_rows(c_unlabeled):
+    """Rows guessed at a bound (aggregated) or left out, then checked: the optimum of all rows."""
+    X, labeled, unlabeled, signs = text_like_problem()
+    problem = _BinaryProblem(X, labeled, unlabeled, signs[labeled], C=1.0)
+    start = problem.model(*_inductive(X[labeled], signs[labeled]))
+    labels = np.where(start.decision[len(labeled):] > np.median(start.decision), 1, -1)
+    labels = labels.astype(np.int8)
+
+    def svm():
+        return LinearSVC(C=1.0, loss="hinge", tol=1e-8, max_iter=100_000, random_state=0)
+
+    reduced = problem.train(svm(), labels, c_unlabeled, c_unlabeled, start=start)
+    assert max(problem.fit_sizes) < X.shape[0]  # the shortcut really fitted fewer rows
+    targets = np.concatenate([signs[labeled], labels])
+    costs = np.concatenate([np.ones(len(labeled)), np.full(len(unlabeled), c_unlabeled)])
+    full = svm().fit(X, targets, sample_weight=costs)  # independent: liblinear, every row
+    w, b = full.coef_.ravel(), full.intercept_[0]
+    assert problem.objective(reduced, labels, c_unlabeled, c_unlabeled) == pytest.approx(
+        objective(w, b, X, targets, costs), rel=1e-6)
+    np.testing.assert_allclose(reduced.decision, X @ w + b, atol=1e-3)
+
+
+def _inductive(X, y):
+    svm = LinearSVC(C=1.0, loss="hinge", random_state=0).fit(X, y)
+    return svm.coef_.ravel(), float(svm.intercept_[0])
 
 
 def test_qualifying_pairs_hand_case():
@@ -301,7 +339,7 @@ def test_unlabeled_documents_help_on_20_newsgroups(real_data_dir):
 def test_linear_svm_chooses_C_as_scikit_learn_grid_search_does():
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
-    from sslviz.tsvm import C_GRID, linear_svm
+    from sslviz.linear_svm import C_GRID, linear_svm
 
     rng = np.random.default_rng(3)
     X = rng.normal(size=(60, 5))
@@ -322,7 +360,7 @@ def test_linear_svm_chooses_C_as_scikit_learn_grid_search_does():
 def test_text_features_scale_rows_to_unit_length_with_or_without_idf():
     from sklearn.feature_extraction.text import TfidfTransformer
 
-    from sslviz.tsvm import text_features
+    from sslviz.linear_svm import text_features
 
     counts = sp.csr_matrix(np.array([[3, 0, 1], [0, 2, 2], [1, 1, 0]], dtype=float))
     (tf,) = text_features(counts[:2], counts, kind="tf")

@@ -30,12 +30,14 @@ from ..fisher import (  # noqa: F401 (the document view is re-exported for the e
     FisherKernelNB,
     fisher_document_view,
 )
+from ..linear_svm import C_GRID, linear_svm, text_features
 from ..splits import split_labeled
-from ..tsvm import C_GRID, TransductiveSVM, linear_svm, text_features
+from ..tsvm import TransductiveSVM
 from ..tuning import ALPHA_GRID, choose_alpha
 from .runner import run_jobs
 
 FISHER_CACHE_VERSION = 3  # 3: C and α chosen on labeled rows, tf-idf for the linear SVMs
+TSVM_CACHE_VERSION = 2  # 2: working-set retrains, looser tolerance below the last level
 
 #: Methods in the column order of Table 1.
 FISHER_METHODS = ("n-cat", "ul-cat", "ul-cl", "linear", "tsvm", "nb+em", "nb")
@@ -427,7 +429,8 @@ def _grid_jobs(sizes, unlabeled_sizes, splits, methods, unlabeled_methods):
 def _job_key(job, digest, settings):
     """Cache key of a job; groups of labeled-only methods are stored once per labeled set."""
     labeled_only = set(job["methods"]) <= set(LABELED_ONLY_METHODS)
-    return {"version": FISHER_CACHE_VERSION, "data": digest, **job,
+    solver = {"tsvm_version": TSVM_CACHE_VERSION} if "tsvm" in job["methods"] else {}
+    return {"version": FISHER_CACHE_VERSION, "data": digest, **job, **solver,
             "n_unlabeled": 0 if labeled_only else job["n_unlabeled"],
             "settings": settings.group_key(job["methods"])}
 

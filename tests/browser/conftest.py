@@ -5,13 +5,12 @@ Without Chromium the tests are skipped with a message that says how to enable th
 the classroom is always tested there. Screenshots go to ``$SSLVIZ_ARTIFACTS`` (default:
 ``test-artifacts/browser/`` in the checkout, git-ignored, emptied at the start of each run; a
 folder named by the variable is never emptied); the folder and the time each notebook took are
-printed at the end of the run.
+printed at the end of the run (``tests/conftest.py``, from each test's ``record_property``).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 
@@ -21,8 +20,7 @@ from .lab import CHROMIUM_ARGS, ENABLE_HINT, find_chromium, start_lab
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
-TIMINGS: dict[str, float] = {}
-_ARTIFACTS: list[Path] = []
+ARTIFACTS_DEFAULT = ROOT / "test-artifacts" / "browser"  # the folder tests/conftest.py empties
 
 
 def notebook_names():
@@ -51,12 +49,10 @@ def chromium():
 
 @pytest.fixture(scope="session")
 def artifacts(chromium):
+    """The screenshot folder (emptied once per run by ``tests/conftest.py``)."""
     chosen = os.environ.get("SSLVIZ_ARTIFACTS")
-    folder = Path(chosen) if chosen else ROOT / "test-artifacts" / "browser"
-    if not chosen:  # never empty a folder the user named
-        shutil.rmtree(folder, ignore_errors=True)
+    folder = Path(chosen) if chosen else ARTIFACTS_DEFAULT
     folder.mkdir(parents=True, exist_ok=True)
-    _ARTIFACTS.append(folder.resolve())
     return folder
 
 
@@ -64,7 +60,7 @@ def artifacts(chromium):
 def lab(chromium, tmp_path_factory):
     start = time.perf_counter()
     server = start_lab(NOTEBOOKS, tmp_path_factory.mktemp("lab"))
-    TIMINGS["JupyterLab start"] = time.perf_counter() - start
+    server.start_seconds = time.perf_counter() - start
     yield server
     server.stop()
 
@@ -83,20 +79,13 @@ def browser(chromium):
 
 
 @pytest.fixture
-def page(browser, lab):
+def page(browser, lab, record_property):
+    if getattr(lab, "start_seconds", None) is not None:  # reported by the first test only
+        record_property("browser: JupyterLab start", lab.start_seconds)
+        lab.start_seconds = None
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(30_000)
     yield page
     context.close()
     lab.shutdown_kernels()
-
-
-def pytest_terminal_summary(terminalreporter):
-    if not TIMINGS and not _ARTIFACTS:
-        return
-    terminalreporter.section("browser tests")
-    for name, seconds in TIMINGS.items():
-        terminalreporter.write_line(f"{name}: {seconds:.1f} s")
-    for folder in _ARTIFACTS:
-        terminalreporter.write_line(f"screenshots of what a student sees: {folder}")

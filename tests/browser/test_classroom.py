@@ -18,7 +18,7 @@ import pytest
 
 from sslviz.export import figure_basename
 
-from .conftest import TIMINGS, notebook_names
+from .conftest import notebook_names
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -164,7 +164,7 @@ def screenshot_notebook(page, path):
 
 
 @pytest.mark.parametrize("name", notebook_names())
-def test_notebook_in_jupyterlab(name, page, lab, artifacts):
+def test_notebook_in_jupyterlab(name, page, lab, artifacts, record_property):
     start = time.perf_counter()
     # A workspace of its own, reset: JupyterLab would otherwise reopen the notebooks of earlier
     # tests beside this one (each with a kernel), and "Run All" could reach the wrong one.
@@ -192,4 +192,4 @@ def test_notebook_in_jupyterlab(name, page, lab, artifacts):
         explorer.screenshot(path=folder / f"explorer-{index + 1}.png")
         export_and_check(explorer, caption, lab.figures)
     screenshot_notebook(page, folder / "notebook.png")
-    TIMINGS[name] = time.perf_counter() - start
+    record_property(f"browser: {name}", time.perf_counter() - start)

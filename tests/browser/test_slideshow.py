@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from .conftest import TIMINGS, notebook_names
+from .conftest import notebook_names
 from .test_classroom import assert_widgets_rendered, move_main_slider
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -52,9 +52,14 @@ def present_until_explorer(page, artifacts):
                 f"(now at {page.evaluate('() => location.hash')}; see slideshow-failed.png)")
 
 
-def test_first_notebook_as_slideshow(page, lab, artifacts):
+def deck_name():
+    return os.environ.get("SSLVIZ_SLIDESHOW") or notebook_names()[0]
+
+
+@pytest.mark.notebook(deck_name())  # runs on the worker that runs this notebook (tests/conftest.py)
+def test_first_notebook_as_slideshow(page, lab, artifacts, record_property):
     start = time.perf_counter()
-    name = os.environ.get("SSLVIZ_SLIDESHOW") or notebook_names()[0]
+    name = deck_name()
     page.goto(lab.page(f"rise/{name}"))
     page.locator(".reveal .slides").wait_for()
     page.get_by_text("Kernel status: Idle").first.wait_for(state="attached", timeout=120_000)
@@ -66,4 +71,4 @@ def test_first_notebook_as_slideshow(page, lab, artifacts):
     move_main_slider(page, explorer, with_mouse=True)
     assert page.evaluate("() => location.hash") == before, "moving the slider changed the slide"
     page.screenshot(path=artifacts / "slideshow.png")
-    TIMINGS[f"slideshow of {name}"] = time.perf_counter() - start
+    record_property(f"browser: slideshow of {name}", time.perf_counter() - start)
