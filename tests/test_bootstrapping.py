@@ -330,3 +330,100 @@ def test_wrong_pseudo_labels_by_class_on_a_planted_run():
     np.testing.assert_allclose(wrong_pseudo_labels_by_class(run, y), [1 / 3, 1 / 3, 1 / 3])
     y_right = np.array([1, 1, 2, 2, 1, 0])  # y[train] = [0, 1, 2, 2, 1, 1]: only row 4 wrong
     np.testing.assert_array_equal(wrong_pseudo_labels_by_class(run, y_right), [1, 0, 0])
+
+
+# -- what refits share, and what is fitted while the kernel idles ------------------------------
+def test_runs_of_every_threshold_share_the_alpha_chosen_on_their_split(monkeypatch):
+    import sslviz.experiments.bootstrapping as module
+
+    chosen = []
+    original = module.choose_alpha
+
+    def counting(X, y, **kwargs):
+        chosen.append(kwargs.get("random_state"))
+        return original(X, y, **kwargs)
+
+    X, y, _ = topic_corpus(300, 40, 0, 2)
+    settings = {"n_unlabeled": 150, "max_iter": 4, "tune_alpha": True}
+    runs = self_training_runs(X, y, MultinomialNB(), **settings)
+    monkeypatch.setattr(module, "choose_alpha", counting)
+    for threshold in (0.5, 0.9, 0.99):
+        for seed in (3, 4):
+            run = runs(20, threshold, seed)
+            fresh = self_training_run(X, y, MultinomialNB(), n_labeled=20, seed=seed,
+                                      threshold=threshold, **settings)
+            assert run.alpha.params == fresh.alpha.params
+            np.testing.assert_array_equal(run.alpha.scores, fresh.alpha.scores)
+            np.testing.assert_array_equal(run.test_accuracy, fresh.test_accuracy)
+            np.testing.assert_array_equal(run.model.labeled_iter_, fresh.model.labeled_iter_)
+    # the fresh runs chose 6 times; the cached runs once per split
+    assert sorted(chosen) == sorted([3, 4] + [3, 4] * 3)
+
+
+def test_a_2d_run_with_one_blas_thread_equals_a_direct_fit():
+    """The lecture's run of section 5 (its moons, its Gaussian process; the first iterations):
+    the stepper fits with one BLAS thread, the notebook's cells directly; same pseudo-labels
+    and accuracies."""
+    from sklearn.gaussian_process import GaussianProcessClassifier
+    from sklearn.gaussian_process.kernels import RBF, ConstantKernel
+
+    X, y = make_moons(200, noise=0.15, random_state=0)
+    X_test, y_test = make_moons(500, noise=0.15, random_state=1)
+    gpc = GaussianProcessClassifier(ConstantKernel(30.0, "fixed") * RBF(0.4, "fixed"),
+                                    optimizer=None)
+    run = SelfTrainingRun2D(X, y, gpc, n_labeled=2, seed=3, threshold=0.75, max_iter=6,
+                            X_test=X_test, y_test=y_test, resolution=20)
+    split = split_labeled(y, 2, per_class=True, random_state=3)
+    model = SelfTraining(gpc, threshold=0.75, max_iter=6).fit(X[split.train],
+                                                               split.semi_supervised_targets(y))
+    assert model.n_iter_ == 6 and run.report.n_wrong_added.sum() > 0  # where it goes wrong
+    np.testing.assert_array_equal(run.model.labeled_iter_, model.labeled_iter_)
+    np.testing.assert_array_equal(run.model.transduction_, model.transduction_)
+    np.testing.assert_array_equal(run.test_accuracy,
+                                  [np.mean(s.estimator.predict(X_test) == y_test)
+                                   for s in model.trace_])
+    last = len(model.trace_) - 1
+    np.testing.assert_allclose(run.grid(last).proba,  # BLAS sums in another order: 1e-11
+                               decision_grid(model.trace_[last].estimator, run.extent,
+                                             resolution=20).proba, rtol=1e-9)
+
+
+def test_threshold_explorer_fits_the_next_settings_while_idle(text_runs, monkeypatch):
+    import asyncio
+
+    from test_explorer_frames import in_fresh_thread
+
+    import sslviz.experiments.bootstrapping as module
+
+    runs, (X, y, test_rows) = text_runs
+    fitted = []
+    original = module.self_training_run
+
+    def counting(*args, **kwargs):
+        fitted.append((kwargs["n_labeled"], kwargs["threshold"], kwargs["seed"]))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, "self_training_run", counting)
+    thresholds = (0.5, 0.99)
+    own = {"topics": self_training_runs(X, y, MultinomialNB(), n_unlabeled=150,
+                                        test_rows=test_rows, max_iter=5)}
+    expected = {(n, t, s) for n, s in ((12, 0), (3, 0), (6, 1)) for t in thresholds}
+
+    async def scenario():
+        explorer = threshold_explorer(own, sizes=(3, 6, 12), thresholds=thresholds,
+                                      n_labeled=6, threshold=0.99)
+        for _ in range(200):
+            if expected <= set(fitted):
+                break
+            await asyncio.sleep(0.02)
+        return explorer
+
+    explorer = in_fresh_thread(lambda: asyncio.run(scenario()))
+    assert expected <= set(fitted)  # next size, previous size, next seed
+    count = len(fitted)
+    explorer.controls["n_labeled"].value = 12
+    assert explorer.last_error is None and len(fitted) == count  # fitted ahead: no refit
+    fresh = original(X, y, MultinomialNB(), n_labeled=12, seed=0, n_unlabeled=150,
+                     test_rows=test_rows, threshold=0.5, max_iter=5)
+    [line] = [ln for ln in explorer.figure.axes[0].get_lines() if ln.get_label() == "0.5"]
+    np.testing.assert_allclose(line.get_ydata(), fresh.test_accuracy * 100)

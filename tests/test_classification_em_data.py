@@ -84,6 +84,43 @@ def test_ir_average_precision_equals_scikit_learn_per_story_with_and_without_tie
         assert mean == pytest.approx(np.mean(expected))
 
 
+def _average_precision_story_by_story(scores, relevant, story, reading):
+    """The measure computed one story at a time, the plain way (reference for the vectorized
+    one)."""
+    values = []
+    for name in np.unique(story):
+        rows = np.flatnonzero(story == name)
+        rel = relevant[rows].astype(bool)
+        order = np.argsort(-scores[rows], kind="stable")
+        hits = np.cumsum(rel[order])
+        precision = hits / np.arange(1, len(rows) + 1)
+        if not rel.any():
+            values.append(np.nan)
+        elif reading == "all_k":
+            values.append(precision.mean())
+        else:
+            ranked = scores[rows][order]
+            ends = np.flatnonzero(np.r_[ranked[1:] != ranked[:-1], True])
+            values.append(np.sum(np.diff(np.r_[0, hits[ends]]) * precision[ends]) / rel.sum())
+    return np.array(values)
+
+
+@pytest.mark.parametrize("reading", ["ir", "all_k"])
+def test_average_precision_of_every_story_at_once_equals_story_by_story(reading):
+    rng = np.random.default_rng(1)
+    for trial in range(60):
+        n = int(rng.integers(1, 120))
+        story = rng.integers(0, int(rng.integers(1, 15)), n) * 7 - 5  # unsorted, negative
+        relevant = (rng.random(n) < rng.random()).astype(int)
+        scores = (rng.integers(0, 3, n).astype(float) if trial % 2 else rng.normal(size=n))
+        expected = _average_precision_story_by_story(scores, relevant, story, reading)
+        if np.all(np.isnan(expected)):
+            continue
+        mean, values = average_precision(scores, relevant, story, reading=reading)
+        np.testing.assert_allclose(values, expected, rtol=1e-13, atol=1e-15)
+        assert mean == pytest.approx(np.nanmean(expected), rel=1e-13)
+
+
 def test_all_k_reading_by_hand_and_stories_without_relevant_sentences_are_left_out():
     scores = np.array([3.0, 2.0, 1.0, 5.0, 4.0])
     relevant = np.array([0, 1, 1, 0, 0])

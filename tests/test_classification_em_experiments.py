@@ -113,6 +113,43 @@ def test_extraction_refit_replays_iteration_zero_and_partitions():
         refit(0.2, "svm", "full", 1.0, 0.5)
 
 
+def test_extraction_refit_shares_work_between_settings(monkeypatch):
+    fits = []
+
+    def counting(cls):
+        class Counting(cls):
+            def fit(self, X, y):
+                fits.append((cls.__name__, X.shape[0]))
+                return super().fit(X, y)
+        return Counting
+
+    monkeypatch.setattr(experiments, "LogisticCEM", counting(experiments.LogisticCEM))
+    monkeypatch.setattr(experiments, "GaussianCEM", counting(experiments.GaussianCEM))
+    splits = []
+    real_split = experiments._scaled_split
+    monkeypatch.setattr(experiments, "_scaled_split",
+                        lambda *args: splits.append(args[2:]) or real_split(*args))
+    refit = experiments.extraction_refit(CORPUS, seeds=(0, 1))
+    first = refit(0.2, "logistic", "full", 1.0, 0.5)
+    assert len(fits) == 2 and splits == [(0.2, 0), (0.2, 1)]
+    assert refit(0.2, "logistic", "diag", 1.0, 0.5) is first  # covariance: not a logistic's
+    gaussian = refit(0.2, "gaussian", "diag", 1.0, 0.5)
+    assert refit(0.2, "gaussian", "diag", 10.0, 0.5) is gaussian  # C: not a Gaussian's
+    assert [name for name, _ in fits] == ["LogisticCEM"] * 2 + ["GaussianCEM"] * 2
+    stricter = refit(0.2, "logistic", "full", 1.0, 0.75)
+    assert len(fits) == 6 and len(splits) == 2  # a new threshold reuses the scaled splits
+    np.testing.assert_array_equal(gaussian["lead_ap"], first["lead_ap"])
+    relevant = CORPUS.relevant(0.75)
+    for seed, value in zip((0, 1), stricter["lead_ap"], strict=True):
+        test = split_stories(CORPUS.story, 0.2, random_state=seed).test
+        assert value == pytest.approx(per_story_ap(-CORPUS.index[test], relevant[test],
+                                                   CORPUS.story[test]))
+    fresh = experiments.extraction_refit(CORPUS, seeds=(0, 1))(0.2, "gaussian", "diag", 1.0,
+                                                                0.5)
+    for name, value in gaussian.items():  # what is shared equals a computation from scratch
+        np.testing.assert_array_equal(value, fresh[name])
+
+
 def test_stepper_run_puts_labeled_rows_first_with_their_labels():
     run = experiments.stepper_run(2, 5, "shared", 1.0, 200)
     labeled = run.y_semi != -1

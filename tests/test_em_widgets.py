@@ -16,7 +16,6 @@ from sslviz.experiments.em import (
     em_run,
     learning_curve,
     refit_at_size,
-    split_accuracies,
 )
 from sslviz.export import figure_basename
 from sslviz.plots.common import EM_COLOR, NB_COLOR
@@ -419,33 +418,8 @@ def test_a_size_that_was_not_run_is_refused(curve_explorer, lives):
     assert lives["SMART stop list"].calls == [(8, 1.0, 0.1)]
 
 
-# -- refit_at_size --------------------------------------------------------------------------------
+# -- refit_at_size (what it shares between settings: tests/test_em_refits.py) --------------------
 LIVE = {"seeds": (0, 1, 2), "test_rows": TEST_ROWS, "n_unlabeled": 150, "max_iter": 5}
-
-
-def test_refit_at_size_fits_once_per_arguments_and_matches_split_accuracies(corpus, monkeypatch):
-    calls = []
-
-    def counting(*args, **kwargs):
-        calls.append((args[2], args[3], kwargs["unlabeled_weight"], kwargs["alpha"]))
-        return split_accuracies(*args, **kwargs)
-
-    monkeypatch.setattr(sslviz.experiments.em, "split_accuracies", counting)
-    refit = refit_at_size(corpus.X, corpus.y, **LIVE)
-    nb, em = refit(8, 0.5, 0.1)
-    again = refit(8, 0.5, 0.1)
-    assert calls == [(8, seed, 0.5, 0.1) for seed in LIVE["seeds"]]
-    np.testing.assert_array_equal(again[0], nb)
-    np.testing.assert_array_equal(again[1], em)
-    for j, seed in enumerate(LIVE["seeds"]):
-        expected = split_accuracies(corpus.X, corpus.y, 8, seed, test_rows=TEST_ROWS,
-                                    n_unlabeled=150, alpha=0.1, unlabeled_weight=0.5,
-                                    max_iter=5)
-        assert (nb[j], em[j]) == expected[:2]
-
-    refit(8, 1.0, 0.1)  # another λ is another fit
-    assert len(calls) == 2 * len(LIVE["seeds"])
-    assert calls[-1] == (8, LIVE["seeds"][-1], 1.0, 0.1)
 
 
 def test_learning_curve_explorer_with_computed_curves_and_refits(corpus, tmp_path, monkeypatch):

@@ -412,6 +412,38 @@ def test_document_explorer_shows_the_scores_of_the_post(text_corpus):
     assert_exports(explorer)
 
 
+def test_document_explorer_fits_the_other_variants_in_the_background(text_corpus):
+    import threading
+    import time
+
+    from sslviz.experiments.fisher import FisherSettings, fisher_models_by_variant, paper_test_folds
+    from sslviz.experiments.runner import Prefetched
+    from sslviz.widgets.fisher import VARIANTS, fisher_document_explorer
+
+    folds = paper_test_folds(text_corpus.y, n_folds=4)
+    models = fisher_models_by_variant(text_corpus.X, text_corpus.y, n_labeled=9, n_unlabeled=100,
+                                      test_rows=folds[0], seed=0,
+                                      settings=FisherSettings(max_iter=5))
+    fits = []
+
+    def fit(variant):
+        fits.append((variant, threading.current_thread().name))
+        return models(variant)
+
+    prefetched = Prefetched(fit)
+    explorer = fisher_document_explorer(text_corpus, prefetched, variant="ul-cl")
+    deadline = time.monotonic() + 60
+    while not all(v in prefetched for v in VARIANTS) and time.monotonic() < deadline:
+        time.sleep(0.01)  # the class looks at the first post meanwhile
+    assert sorted(fits) == sorted([("ul-cl", threading.main_thread().name),
+                                   ("ul-cat", "sslviz-prefetch"), ("n-cat", "sslviz-prefetch")])
+    for variant in ("n-cat", "ul-cat", "ul-cl"):
+        explorer.controls["variant"].value = variant
+        assert explorer.last_error is None
+    assert len(fits) == 3  # every visit found its model ready: no fit on a visit
+    assert explorer.caption.value.endswith("variant=ul-cl")
+
+
 def test_top_entries_name_every_part_of_the_score():
     X, _, y_semi = corpus()
     model = FisherKernelNB(variant="ul-cat", max_iter=5).fit(X, y_semi)

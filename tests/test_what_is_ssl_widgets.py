@@ -304,3 +304,38 @@ def test_word_explorer_needs_two_classes(corpus):
     with pytest.raises(ValueError, match="compares two classes; load a corpus with two "
                                          r"categories \(got 3\)"):
         word_association_explorer(three, test_rows=TEST_ROWS)
+
+
+def test_word_explorer_fits_the_next_settings_while_idle(corpus, monkeypatch):
+    import asyncio
+
+    from test_explorer_frames import in_fresh_thread
+
+    import sslviz.experiments.what_is_ssl as module
+
+    fitted = []
+    original = module.word_association
+
+    def counting(X, y, **kwargs):
+        fitted.append((kwargs["n_labeled"], kwargs["seed"]))
+        return original(X, y, **kwargs)
+
+    monkeypatch.setattr(module, "word_association", counting)
+
+    async def scenario():
+        explorer = word_association_explorer(corpus, test_rows=TEST_ROWS, n_labeled=4, k=3,
+                                             sizes=(2, 4, 8))
+        for _ in range(200):
+            if {(8, 0), (2, 0), (4, 1)} <= set(fitted):
+                break
+            await asyncio.sleep(0.02)
+        return explorer
+
+    explorer = in_fresh_thread(lambda: asyncio.run(scenario()))
+    assert fitted[0] == (4, 0) and {(8, 0), (2, 0), (4, 1)} <= set(fitted)
+    count = len(fitted)
+    explorer.controls["n_labeled"].value = 8
+    assert explorer.last_error is None and len(fitted) == count  # fitted ahead: no refit
+    result = original(corpus.X, corpus.y, n_labeled=8, seed=0, test_rows=TEST_ROWS)
+    after = [p.get_width() for p in explorer.figure.axes[0].containers[1]]
+    np.testing.assert_allclose(after, result.after[rank_new_words(result, k=3)])

@@ -1,14 +1,18 @@
 """The Yarowsky lecture's experiments: word-sense tasks, scored runs, the supervised comparison,
 the map of instances."""
 
+import threading
+
 import numpy as np
 import pytest
 from yarowsky_corpus import SEEDS, FakeCorpus, corpus_data, small_runs
 
+import sslviz.experiments.yarowsky as module
 from sslviz.decision_list import DecisionList
 from sslviz.experiments.yarowsky import (
     final_label_shares,
     instance_map,
+    instance_maps,
     sense_task,
     supervised_accuracy,
     supervised_decision_list,
@@ -78,3 +82,70 @@ def test_instance_map_is_a_seeded_2d_layout(corpus):
     assert xy.shape == (len(task.pool), 2) and np.isfinite(xy).all()
     np.testing.assert_allclose(instance_map(task.X[task.pool], random_state=0), xy)
 
+
+
+@pytest.fixture
+def counted_maps(monkeypatch):
+    """Counts the t-SNE maps really computed (by any thread), per number of instances."""
+    calls, lock = [], threading.Lock()
+    real = module.instance_map
+
+    def counting(X, **params):
+        with lock:
+            calls.append(X.shape[0])
+        return real(X, **params)
+
+    monkeypatch.setattr(module, "instance_map", counting)
+    return calls
+
+
+@pytest.fixture
+def cache_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_maps_are_kept_on_disk_and_read_back_without_a_refit(corpus, counted_maps, cache_folder):
+    runs = small_runs(corpus, disk_cache=True)
+    task = runs.task("w")
+    xy = runs.map("w")
+    assert counted_maps == [len(task.pool)]
+    assert len(list((cache_folder / "yarowsky_map").glob("*.npz"))) == 1
+    assert runs.map("w") is xy  # in memory
+    again = small_runs(corpus, disk_cache=True)  # a new kernel: read from the disk cache
+    np.testing.assert_array_equal(again.map("w"), xy)
+    assert counted_maps == [len(task.pool)]
+    fresh = instance_map(task.X[task.pool], random_state=0, **module.MAP_PARAMS)
+    np.testing.assert_array_equal(fresh, xy)  # the cache holds what t-SNE really computed
+    np.testing.assert_array_equal(instance_maps([task.X[task.pool]], random_state=0)[0], xy)
+    assert counted_maps == [len(task.pool)]  # (the fresh map above is not counted)
+
+
+def test_prefetch_computes_each_map_once_in_the_background(corpus, counted_maps):
+    runs = small_runs(corpus)
+    thread = runs.prefetch_maps()
+    assert thread is not None and thread.daemon
+    v = runs.map("v")  # computed by the caller or the thread, never by both
+    w = runs.map("w")
+    thread.join(60)
+    assert not thread.is_alive()
+    assert sorted(counted_maps) == sorted([len(runs.task("w").pool), len(runs.task("v").pool)])
+    assert runs.prefetch_maps() is None  # nothing left to do
+    assert runs.map("v") is v and runs.map("w") is w
+    assert len(counted_maps) == 2
+    np.testing.assert_array_equal(v, instance_map(runs.task("v").X[runs.task("v").pool],
+                                                  random_state=0))
+
+
+def test_a_failed_map_raises_where_it_is_asked_for_and_can_be_retried(corpus, monkeypatch):
+    runs = small_runs(corpus)
+    real = module.instance_map
+    monkeypatch.setattr(module, "instance_map", lambda X, **params: 1 / 0)
+    thread = runs.prefetch_maps(["w"])
+    thread.join(60)
+    with pytest.raises(ZeroDivisionError):
+        runs.map("w")
+    monkeypatch.setattr(module, "instance_map", real)
+    assert runs.map("w").shape == (len(runs.task("w").pool), 2)
+    with pytest.raises(ValueError, match="no seeds for 'x'"):
+        runs.map("x")

@@ -46,15 +46,17 @@ class FakeCorpus:
 
 
 
-def small_runs(corpus):
-    """:class:`YarowskyRuns` over two synthetic words, "w" (two seed sets) and "v"."""
+def small_runs(corpus, **params):
+    """:class:`YarowskyRuns` over two synthetic words, "w" (two seed sets) and "v"; maps in
+    memory only unless ``disk_cache=True`` (then point ``SSLVIZ_CACHE`` at a temporary folder)."""
     catalog = {
         "w": {"senses": ("a", "b"), "seeds": {"a0 / b0": SEEDS,
                                              "a1 / b1": {"a": ["W=a1"], "b": ["W=b1"]}}},
         "v": {"senses": ("a", "b"), "seeds": {"a2 / b2": {"a": ["W=a2"], "b": ["W=b2"]}}},
     }
     tasks = {"w": sense_task(corpus, window=10), "v": sense_task(FakeCorpus(seed=1), window=10)}
-    return YarowskyRuns(catalog, load_task=lambda word, senses, random_state: tasks[word])
+    return YarowskyRuns(catalog, load_task=lambda word, senses, random_state: tasks[word],
+                        **{"disk_cache": False, **params})
 
 
 def corpus_data(corpus):

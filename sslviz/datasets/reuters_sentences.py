@@ -323,22 +323,26 @@ def average_precision(scores, relevant, story, *, reading="ir"):
                          f"shapes {scores.shape}, {relevant.shape}, {story.shape}")
     if not np.all(np.isfinite(scores)):
         raise ValueError("scores hold NaN or infinite values; rank by finite log-odds")
-    stories = np.unique(story)
-    values = np.full(len(stories), np.nan)
-    for number, name in enumerate(stories):
-        rows = np.flatnonzero(story == name)
-        rel = relevant[rows].astype(bool)
-        if not rel.any():
-            continue
-        order = np.argsort(-scores[rows], kind="stable")
-        hits = np.cumsum(rel[order])
-        precision = hits / np.arange(1, len(rows) + 1)
-        if reading == "all_k":
-            values[number] = precision.mean()
-            continue
-        ranked = scores[rows][order]
-        block_end = np.r_[ranked[1:] != ranked[:-1], True]  # last index of each tie block
-        ends = np.flatnonzero(block_end)
-        gained = np.diff(np.r_[0, hits[ends]])
-        values[number] = np.sum(gained * precision[ends]) / rel.sum()
+    if scores.size == 0:
+        return float("nan"), np.full(0, np.nan)
+    # Every story at once: sentences by story, then by score (higher first, ties in sentence
+    # order), and running counts that restart at each story.
+    order = np.lexsort((-scores, story))
+    ranked, rel = scores[order], relevant[order].astype(bool)
+    _, starts, sizes = np.unique(story[order], return_index=True, return_counts=True)
+    group = np.repeat(np.arange(len(starts)), sizes)
+    hits = np.cumsum(rel)
+    hits -= (hits - rel)[starts][group]  # relevant sentences up to each rank, in its story
+    precision = hits / (np.arange(len(rel)) - starts[group] + 1)
+    n_relevant = hits[starts + sizes - 1]
+    if reading == "all_k":
+        values = np.add.reduceat(precision, starts) / sizes
+    else:  # a tie block of equal scores counts at its last sentence
+        ends = np.flatnonzero(np.r_[(ranked[1:] != ranked[:-1]) | (group[1:] != group[:-1]),
+                                    True])
+        first = np.r_[True, group[ends][1:] != group[ends][:-1]]  # a story's first block
+        gained = hits[ends] - np.where(first, 0, np.r_[0, hits[ends][:-1]])
+        values = np.bincount(group[ends], weights=gained * precision[ends],
+                             minlength=len(starts)) / np.maximum(n_relevant, 1)
+    values = np.where(n_relevant > 0, values, np.nan)
     return float(np.nanmean(values)), values

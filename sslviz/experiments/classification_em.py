@@ -20,6 +20,7 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 from sklearn.preprocessing import KBinsDiscretizer, StandardScaler
+from threadpoolctl import threadpool_limits
 
 from ..cache import data_digest
 from ..cem import GaussianCEM, decision_at_iteration
@@ -45,11 +46,20 @@ PAPER_TABLE1 = {  # Amini & Gallinari (2002), Table 1, Reuters: (average precisi
     "Logistic-CEM": (73.84, 74.22)}
 
 
-def _prepared(features, relevant, story, fraction, seed):
+def _scaled_split(features, story, fraction, seed):
+    """The seeded split of the stories, and every sentence scaled by the training sentences."""
     split = split_stories(story, fraction, random_state=seed)
-    X = StandardScaler().fit(features[split.train]).transform(features)
-    y_semi = np.concatenate([relevant[split.labeled], np.full(len(split.unlabeled), -1)])
-    return split, X, y_semi
+    return split, StandardScaler().fit(features[split.train]).transform(features)
+
+
+def _semi_targets(relevant, split):
+    """Relevance of the labeled training sentences, then -1 for the unlabeled ones."""
+    return np.concatenate([relevant[split.labeled], np.full(len(split.unlabeled), -1)])
+
+
+def _prepared(features, relevant, story, fraction, seed):
+    split, X = _scaled_split(features, story, fraction, seed)
+    return split, X, _semi_targets(relevant, split)
 
 
 def figure1_job(features, relevant, story, index, fraction, seed):
@@ -210,29 +220,47 @@ def extraction_refit(corpus, *, seeds=(0, 1, 2)):
     CEM are fitted at the given settings (no tuning: the sliders choose). Returns arrays over
     seeds: ``supervised_ap``, ``cem_ap``, ``lead_ap``, and ``relevant_share`` (the C-step's share
     of unlabeled sentences called relevant, per iteration, seed 0) and ``true_share``.
+
+    Work is shared between settings: ``covariance`` does not change a logistic model nor ``C``
+    a Gaussian one (both share one result); the scaled split of a (fraction, seed) and the lead
+    rule's average precision of a (fraction, threshold) are computed once. The fits run with
+    one BLAS thread (tiny models: more threads only wait for each other).
     """
+    @lru_cache(maxsize=32)
+    def prepared(fraction, seed):
+        return _scaled_split(corpus.features, corpus.story, fraction, seed)
+
+    @lru_cache(maxsize=16)
+    def lead(fraction, threshold):
+        relevant = corpus.relevant(threshold)
+        return [average_precision(-corpus.index[test], relevant[test], corpus.story[test])[0]
+                for test in (prepared(fraction, seed)[0].test for seed in seeds)]
 
     @lru_cache(maxsize=64)
-    def refit(fraction, model, covariance, C, threshold):
-        check_choice("model", model, ("logistic", "gaussian"))
+    def fit(fraction, model, setting, threshold):
         relevant = corpus.relevant(threshold)
-        out = {"supervised_ap": [], "cem_ap": [], "lead_ap": []}
+        out = {"supervised_ap": [], "cem_ap": [], "lead_ap": lead(fraction, threshold)}
         for seed in seeds:
-            split, X, y_semi = _prepared(corpus.features, relevant, corpus.story, fraction, seed)
-            cem = (LogisticCEM(C=C) if model == "logistic"
-                   else GaussianCEM(covariance=covariance)).fit(X[split.train], y_semi)
+            split, X = prepared(fraction, seed)
+            y_semi = _semi_targets(relevant, split)
+            with threadpool_limits(1):
+                cem = (LogisticCEM(C=setting) if model == "logistic"
+                       else GaussianCEM(covariance=setting)).fit(X[split.train], y_semi)
             test = split.test
             story, rel = corpus.story[test], relevant[test]
             out["cem_ap"].append(average_precision(cem.decision_function(X[test]), rel, story)[0])
             supervised = decision_at_iteration(cem, X[test], 0)  # the labeled rows only
             out["supervised_ap"].append(average_precision(supervised, rel, story)[0])
-            out["lead_ap"].append(average_precision(-corpus.index[test], rel, story)[0])
             if seed == seeds[0]:
                 sizes = np.array([np.mean(step.partition == 1) for step in cem.trace_])
                 out["relevant_share"] = sizes
                 out["true_share"] = float(np.mean(relevant[split.unlabeled])) if len(
                     split.unlabeled) else float(np.mean(relevant[split.labeled]))
         return {k: np.asarray(v) for k, v in out.items()}
+
+    def refit(fraction, model, covariance, C, threshold):
+        check_choice("model", model, ("logistic", "gaussian"))
+        return fit(fraction, model, C if model == "logistic" else covariance, threshold)
 
     return refit
 

@@ -20,14 +20,16 @@ choice is worth and what a bad α does (the share of test documents sent to one 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import clone
 
-from ..cache import data_digest
+from ..cache import ResultCache, data_digest
 from ..em import SemiSupervisedNB, accuracy_by_iteration
 from ..em_smoothing import smoothing_mass
 from ..splits import split_labeled
@@ -108,21 +110,157 @@ def split_result(X, y, n_labeled, seed, **kwargs):
 def refit_at_size(X, y, *, seeds, test_rows, n_unlabeled, max_iter=10, alpha_grid=ALPHA_GRID):
     """A cached ``(n_labeled, unlabeled_weight, alpha) -> (nb, em)`` of accuracies over ``seeds``.
 
-    For explorers whose λ and smoothing sliders refit one labeled-set size: each setting is
-    fitted once (``len(seeds)`` splits) and remembered. ``alpha`` may be ``"chosen"``
-    (picked from ``alpha_grid`` on each split's labeled rows).
+    For explorers whose λ and smoothing sliders refit one labeled-set size: see
+    :class:`SizeRefits` (what is shared between settings, and ``steps`` for idle time).
+    ``alpha`` may be ``"chosen"`` (picked from ``alpha_grid`` on each split's labeled rows).
+    """
+    return SizeRefits(X, y, seeds=seeds, test_rows=test_rows, n_unlabeled=n_unlabeled,
+                      max_iter=max_iter, alpha_grid=alpha_grid)
+
+
+class SizeRefits:
+    """NB and EM refitted on the seeded splits of one labeled-set size, for any λ and α.
+
+    ``refits(n_labeled, unlabeled_weight, alpha)`` returns ``(nb, em)``, arrays of test accuracy
+    over ``seeds``: on every split exactly what :func:`split_accuracies` returns for the same
+    arguments, but what does not depend on λ is computed once and shared between settings:
+
+    * the split and its count matrices, per (size, seed) (those of the last three sizes);
+    * the α chosen on the labeled rows (``alpha="chosen"``), per (size, seed): read from the
+      cache of :func:`learning_curve` when a curve with the same data, split settings and grid
+      chose it already (the same computation), else chosen here once;
+    * Naive Bayes (EM's iteration 0, the same for every λ), per (size, seed, α);
+    * EM, per (size, seed, λ, α): a setting is fitted once and remembered.
+
+    :meth:`steps` does the same work in small steps (one EM iteration each), so an explorer can
+    refit the settings next to the one on screen while the kernel idles; a refit asked for
+    while its steps are under way continues them instead of starting over.
+
+    Parameters
+    ----------
+    X : sparse matrix of shape (n_documents, n_words)
+    y : ndarray of shape (n_documents,)
+    seeds : sequence of int
+    test_rows : array-like of int
+    n_unlabeled : int
+    max_iter : int, default=10
+    alpha_grid : sequence of float, default=:data:`sslviz.tuning.ALPHA_GRID`
     """
 
-    @lru_cache(maxsize=64)
-    def refit(n_labeled, unlabeled_weight, alpha):
-        results = [split_accuracies(X, y, n_labeled, seed, test_rows=test_rows,
-                                    n_unlabeled=n_unlabeled, alpha=alpha, alpha_grid=alpha_grid,
-                                    unlabeled_weight=unlabeled_weight, max_iter=max_iter)
-                   for seed in seeds]
-        nb, em = ([r[i] for r in results] for i in (0, 1))
+    def __init__(self, X, y, *, seeds, test_rows, n_unlabeled, max_iter=10,
+                 alpha_grid=ALPHA_GRID):
+        self.X, self.y = X, np.asarray(y)
+        self.seeds = tuple(int(seed) for seed in seeds)
+        self.test_rows = np.asarray(test_rows)
+        self.n_unlabeled, self.max_iter = n_unlabeled, max_iter
+        self.alpha_grid = tuple(alpha_grid)
+        self._test = None  # (X_test, y_test)
+        self._splits = OrderedDict()  # (n_labeled, seed) -> (X_train, y_train), last used last
+        self._alphas = {}  # (n_labeled, seed) -> the chosen α
+        self._nb = {}  # (n_labeled, seed, α) -> accuracy
+        self._em = {}  # (n_labeled, seed, λ, α) -> accuracy
+        self._running = {}  # (n_labeled, seed, λ, α) -> the steps of an EM fit under way
+        self._digest = None
+
+    def __call__(self, n_labeled, unlabeled_weight, alpha):
+        for _ in self.steps(n_labeled, unlabeled_weight, alpha):
+            pass
+        return self.cached(n_labeled, unlabeled_weight, alpha)
+
+    def cached(self, n_labeled, unlabeled_weight, alpha):
+        """``(nb, em)`` if this setting was fitted on every seed already, else ``None``."""
+        nb, em = [], []
+        for seed in self.seeds:
+            value = (self._alphas.get((n_labeled, seed)) if isinstance(alpha, str)
+                     else alpha)
+            key = (n_labeled, seed, value)
+            if key not in self._nb or (*key[:2], unlabeled_weight, value) not in self._em:
+                return None
+            nb.append(self._nb[key])
+            em.append(self._em[(*key[:2], unlabeled_weight, value)])
         return np.array(nb), np.array(em)
 
-    return refit
+    def steps(self, n_labeled, unlabeled_weight, alpha):
+        """The work of ``self(n_labeled, unlabeled_weight, alpha)``, yielding after every small
+        step (a split, a choice of α, a Naive Bayes fit, one EM iteration); nothing to do for a
+        setting fitted before."""
+        for seed in self.seeds:
+            X_train, y_train = self._split(n_labeled, seed)
+            if isinstance(alpha, str) and (n_labeled, seed) not in self._alphas:
+                self._alphas[(n_labeled, seed)] = self._choose_alpha(
+                    n_labeled, seed, X_train, y_train, alpha)
+                yield
+            value = self._alphas[(n_labeled, seed)] if isinstance(alpha, str) else alpha
+            if (n_labeled, seed, value) not in self._nb:
+                nb = SemiSupervisedNB(alpha=value, max_iter=0, record="summary")
+                self._nb[(n_labeled, seed, value)] = self._accuracy(nb.fit(X_train, y_train))
+                yield
+            key = (n_labeled, seed, unlabeled_weight, value)
+            if key not in self._em:
+                work = self._running.get(key)
+                if work is None:
+                    work = self._running[key] = self._fit_em(key, X_train, y_train)
+                for _ in work:  # not ``yield from``: closing this generator must not stop the fit
+                    yield
+                if key not in self._em:  # the fit failed where another caller ran it: rerun
+                    for _ in self._fit_em(key, X_train, y_train):
+                        yield
+
+    def _fit_em(self, key, X_train, y_train):
+        _, _, unlabeled_weight, alpha = key
+        model = SemiSupervisedNB(alpha=alpha, unlabeled_weight=unlabeled_weight,
+                                 max_iter=self.max_iter, record="summary")
+        try:
+            for _ in model.iter_fit(X_train, y_train):
+                yield
+            self._em[key] = self._accuracy(model)
+        finally:
+            self._running.pop(key, None)
+
+    def _split(self, n_labeled, seed):
+        if (n_labeled, seed) in self._splits:
+            self._splits.move_to_end((n_labeled, seed))
+            return self._splits[(n_labeled, seed)]
+        split = split_labeled(self.y, n_labeled, n_unlabeled=self.n_unlabeled,
+                              test_rows=self.test_rows, random_state=seed)
+        data = (_float_counts(self.X[split.train]), split.semi_supervised_targets(self.y))
+        self._splits[(n_labeled, seed)] = data
+        while len(self._splits) > 3 * len(self.seeds):  # this size and the two next to it
+            self._splits.popitem(last=False)
+        return data
+
+    def _choose_alpha(self, n_labeled, seed, X_train, y_train, alpha):
+        if alpha != CHOSEN:
+            raise ValueError(f"alpha must be a number > 0 or {CHOSEN!r}, got {alpha!r}")
+        if self._digest is None:
+            self._digest = data_digest(self.X, self.y, self.test_rows)
+        em_params = {"alpha": CHOSEN, "alpha_grid": self.alpha_grid, "max_iter": self.max_iter}
+        recorded = ResultCache("curves").load(_curve_key(
+            self._digest, self.n_unlabeled, em_params, {"n_labeled": n_labeled, "seed": seed}))
+        if recorded is not None:
+            return float(recorded["alpha"])
+        return chosen_alpha(X_train, y_train, CHOSEN, grid=self.alpha_grid, random_state=seed)
+
+    def _accuracy(self, model):
+        if self._test is None:
+            test = np.unique(self.test_rows.astype(int))  # a split's test rows
+            self._test = (_float_counts(self.X[test]), self.y[test])
+        X_test, y_test = self._test
+        return float(np.mean(model.predict(X_test) == y_test))
+
+
+def _float_counts(X):
+    """``X`` as the CSR float64 matrix with sorted indices that every fit converts it to (done
+    once, not in every fit)."""
+    X = sp.csr_matrix(X, dtype=np.float64)
+    X.sort_indices()
+    return X
+
+
+def _curve_key(digest, n_unlabeled, em_params, job):
+    """The cache key of one (size, seed) job of :func:`learning_curve`."""
+    return {"data": digest, "n_unlabeled": n_unlabeled, "em": em_params,
+            "version": CACHE_VERSION, **job}
 
 
 def learning_curve(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True,
@@ -163,8 +301,7 @@ def learning_curve(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True
     shared = {"X": X, "y": y, "test_rows": test_rows, "n_unlabeled": n_unlabeled, **em_params}
 
     def key(job):
-        return {"data": digest, "n_unlabeled": n_unlabeled, "em": em_params,
-                "version": CACHE_VERSION, **job}
+        return _curve_key(digest, n_unlabeled, em_params, job)
 
     jobs = [{"n_labeled": int(size), "seed": int(seed)} for size in sizes for seed in seeds]
     results = run_jobs(split_result, jobs, kind="curves", key=key, shared=shared,

@@ -43,7 +43,7 @@ from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.preprocessing import normalize
-from threadpoolctl import threadpool_limits  # a dependency of scikit-learn
+from threadpoolctl import threadpool_limits
 
 from ..cache import data_digest
 from ..em import SemiSupervisedNB

@@ -6,7 +6,8 @@
   fits a new run (cached, a fraction of a second on a few hundred points).
 * :func:`threshold_explorer` compares confidence thresholds on a text corpus: test accuracy and
   the error rate of the pseudo-labeled pool at every iteration, one curve per threshold. Each
-  (corpus, labeled-set size, seed) is fitted once for all thresholds and remembered.
+  (corpus, labeled-set size, seed) is fitted once for all thresholds and remembered; the settings
+  next to the one on screen are fitted while the kernel idles.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ..plots.bootstrapping import (
 )
 from ..plots.common import update_iteration_marker
 from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
+from .frames import IdleWork, values_ahead
 
 
 def stepper_explorer(X, y, estimator, *, X_test, y_test, n_labeled=2, seed=0, threshold=0.7,
@@ -145,7 +147,8 @@ def threshold_explorer(runs, *, sizes, thresholds, n_labeled, threshold, seed=0)
     Explorer
         Controls ``n_labeled`` (refit all thresholds, cached), ``threshold`` (highlight only; its
         values are the thresholds' labels, e.g. ``"0.99"`` or ``"1-1e-06"``), ``corpus`` and
-        ``seed``.
+        ``seed``. While the kernel idles, the runs one step away along ``n_labeled``, ``seed``
+        and ``corpus`` are fitted (the way the last change went first).
     """
     labels = {t: _threshold_label(t) for t in thresholds}
     if threshold not in labels:
@@ -162,6 +165,12 @@ def threshold_explorer(runs, *, sizes, thresholds, n_labeled, threshold, seed=0)
     }
     with new_figure((13, 5.4)) as figure:
         axes = figure.subplots(1, 3)
+    ahead, shown = IdleWork(), {"values": None}
+
+    def fit_all(values):  # one step per threshold
+        for t in thresholds:
+            runs[values["corpus"]](values["n_labeled"], t, values["seed"])
+            yield
 
     def update(values):
         fitted = {labels[t]: runs[values["corpus"]](values["n_labeled"], t, values["seed"])
@@ -175,6 +184,9 @@ def threshold_explorer(runs, *, sizes, thresholds, n_labeled, threshold, seed=0)
                 {label: run.pseudo_labels.pool_size for label, run in fitted.items()},
                 highlight=values["threshold"])
         figure.suptitle(_threshold_title(values, fitted[values["threshold"]]))
+        next_to = values_ahead(controls, values, shown["values"], ("n_labeled", "seed", "corpus"))
+        ahead.start(fit_all(other) for other in next_to)
+        shown["values"] = dict(values)
 
     return Explorer("02_bootstrapping-thresholds", figure, controls, update)
 

@@ -18,9 +18,16 @@ from ..plots.em import (
     update_run_markers,
 )
 from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
+from .frames import IdleWork
 
 RANKINGS = {"weighted log-odds": "log_odds", "P(w|c)": "probability"}
 SMOOTHING_VALUES = ["chosen", 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0]
+LAMBDA_STEP = 0.1
+LAMBDAS = [round(i * LAMBDA_STEP, 6) for i in range(round(1 / LAMBDA_STEP) + 1)]
+REFIT_AHEAD = 3
+"""While the kernel idles, the learning-curve explorer refits the settings up to this many steps
+away along the λ and α sliders (one step along the sizes): a few seconds of work, after which the
+kernel is idle again; a slider moved step by step then finds its next setting fitted."""
 
 
 def top_words_explorer(corpus, *, target="course", seed=0, n_labeled=1, n_unlabeled=2500,
@@ -98,7 +105,9 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
     live : dict of str -> callable (n_labeled, unlabeled_weight, alpha) -> (nb, em) accuracies
         Refits at one size for the feature set of the same name (e.g.
         :func:`sslviz.experiments.em.refit_at_size`); drawn as bars with one dot per seed in
-        the right panel, so the effect of λ and the smoothing shows beside the curves.
+        the right panel, so the effect of λ and the smoothing shows beside the curves. If it
+        has a ``steps`` method (:meth:`sslviz.experiments.em.SizeRefits.steps`), the settings
+        next to the one on screen are refitted while the kernel idles (:data:`REFIT_AHEAD`).
     size : int
         The labeled-set size highlighted first.
     unlabeled_weight, alpha : float or "chosen"
@@ -112,14 +121,15 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
     -------
     Explorer
         Controls ``n_labeled`` (replays the curves), ``features``, ``unlabeled_weight`` and
-        ``alpha`` (refit at the highlighted size; cached).
+        ``alpha`` (refit at the highlighted size; cached). λ is read on the slider's grid (0.7,
+        not 0.7000000000000001), so one setting is one refit whichever way it was reached.
     """
     sizes = next(iter(curves.values())).sizes.tolist()
     controls = {
         "n_labeled": widgets.SelectionSlider(options=sizes, value=size, description="labeled docs",
                                              continuous_update=False),
         "features": widgets.Dropdown(options=list(curves), description="features"),
-        "unlabeled_weight": widgets.FloatSlider(unlabeled_weight, min=0, max=1, step=0.1,
+        "unlabeled_weight": widgets.FloatSlider(unlabeled_weight, min=0, max=1, step=LAMBDA_STEP,
                                                 description="λ", continuous_update=False),
         "alpha": widgets.SelectionSlider(options=SMOOTHING_VALUES, value=alpha,
                                          description="smoothing α", continuous_update=False),
@@ -127,10 +137,12 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
     with new_figure((13, 5.6)) as figure:
         curve_ax, point_ax = figure.subplots(1, 2, width_ratios=[1.6, 1])
         plot_nb_em_curves(curve_ax, curves)
-    drawn = {"marker": None}
+    drawn = {"marker": None, "setting": None}
+    ahead = IdleWork()
 
     def update(values):
-        setting = (values["n_labeled"], values["unlabeled_weight"], values["alpha"])
+        setting = (values["n_labeled"], _on_lambda_grid(values["unlabeled_weight"]),
+                   values["alpha"])
         if setting[1:] == curves_computed_with:
             nb, em = curves[values["features"]].at(values["n_labeled"])  # recorded: replay
         else:  # may fail: change nothing before it
@@ -139,8 +151,48 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
         plot_nb_em_bars(point_ax, nb, em, title=(
             f"{values['n_labeled']} labeled, {values['features']},\nλ={setting[1]:g}, "
             f"α={_alpha_text(setting[2])} (each dot a seed)"))
+        refit = live[values["features"]]
+        if hasattr(refit, "steps"):
+            todo = settings_ahead(setting, drawn["setting"], sizes, curves_computed_with)
+            ahead.start(refit.steps(*other) for other in todo)
+        drawn["setting"] = setting
 
     return Explorer("04_em_naive_bayes-learning_curve", figure, controls, update)
+
+
+def _on_lambda_grid(value):
+    return round(float(value), 6)  # as in LAMBDAS
+
+
+def settings_ahead(setting, previous, sizes, recorded, *, depth=REFIT_AHEAD, limit=6):
+    """The (n_labeled, λ, α) settings worth refitting while the kernel idles, at most ``limit``.
+
+    First the settings further along the way the last change went (from ``previous`` to
+    ``setting``: a slider moved step by step), then the others by distance: up to ``depth``
+    steps away along the λ and α sliders, one step along the sizes. Settings with the curves'
+    own (λ, α), ``recorded``, are replayed, not refitted: they are left out.
+    """
+    axes = (list(sizes), LAMBDAS, SMOOTHING_VALUES)  # the values of each entry of a setting
+    reach = (1, depth, depth)
+    here = [axis.index(value) if value in axis else None
+            for axis, value in zip(axes, setting, strict=True)]
+    moves = []  # (entry, step), nearest first
+    changed = [] if previous is None else [i for i in range(3) if previous[i] != setting[i]]
+    if len(changed) == 1 and here[changed[0]] is not None and previous[changed[0]] in axes[
+            changed[0]]:
+        i = changed[0]
+        way = 1 if here[i] > axes[i].index(previous[i]) else -1
+        moves += [(i, way * distance) for distance in range(1, reach[i] + 1)]
+    moves += [(i, way * distance) for distance in range(1, depth + 1) for i in (1, 2, 0)
+              for way in (1, -1) if distance <= reach[i]]
+    found = []
+    for i, step in moves:
+        if here[i] is None or not 0 <= here[i] + step < len(axes[i]):
+            continue
+        other = (*setting[:i], axes[i][here[i] + step], *setting[i + 1:])
+        if other[1:] != recorded and other not in found:
+            found.append(other)
+    return found[:limit]
 
 
 def _alpha_text(alpha):

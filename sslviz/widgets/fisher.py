@@ -3,7 +3,8 @@
 * :func:`fisher_document_explorer` shows one test post three ways: the model's posterior
   ``P(c|x)``, the largest entries of its unit-length word counts (what the linear SVM sees) and
   the largest entries of its unit-length Fisher score (what the Fisher-kernel SVM sees). Moving
-  through posts only transforms one post; a new variant fits its model once (cached).
+  through posts only transforms one post; the other variants' models are fitted once, in a
+  background thread as soon as the explorer is shown.
 * :func:`fisher_table_explorer` replays precomputed results
   (:func:`sslviz.experiments.fisher.fisher_grid`): Table 1 as accuracy-vs-labeled-size curves,
   and Figure 1 (accuracy against the number of unlabeled posts) for the chosen variant and
@@ -15,6 +16,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ..experiments.fisher import FISHER_METHOD_NAMES, fisher_document_view
+from ..experiments.runner import Prefetched
 from ..plots.fisher import (
     fisher_table_view,
     paper_table,
@@ -51,7 +53,11 @@ def fisher_document_explorer(corpus, models, *, variant="ul-cat", document=0, k=
     -------
     Explorer
         Controls ``document`` (the main one; replays) and ``variant`` (fits once per variant).
+        The models of the other variants are fitted in a background thread as soon as the
+        explorer is shown (:class:`~sslviz.experiments.runner.Prefetched`; about a second each),
+        so that switching the model usually finds it ready.
     """
+    models = models if isinstance(models, Prefetched) else Prefetched(models)
     rows = models(variant)[0].test
     controls = {
         "document": widgets.IntSlider(document, min=0, max=len(rows) - 1,
@@ -69,7 +75,9 @@ def fisher_document_explorer(corpus, models, *, variant="ul-cat", document=0, k=
                                     k=k)
         update_document_panels(panels, view)
 
-    return Explorer("06_fisher_kernel-document", figure, controls, update)
+    explorer = Explorer("06_fisher_kernel-document", figure, controls, update)
+    models.prefetch(VARIANTS)  # after the first figure, which needs one model only
+    return explorer
 
 
 def fisher_table_explorer(grid, *, size, variant="ul-cat", paper=True):

@@ -7,10 +7,13 @@
   favourable to unfavourable (replays a precomputed
   :class:`sslviz.experiments.what_is_ssl.Sweep`).
 * :func:`word_association_explorer` — words no labeled post contains, and how EM gives them a
-  class (20 Newsgroups; refits are cached).
+  class (20 Newsgroups; refits are cached, and the settings next to the one on screen are fitted
+  while the kernel idles).
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import ipywidgets as widgets
 
@@ -36,6 +39,7 @@ from ..plots.what_is_ssl import (
     update_toy_step,
 )
 from .base import Explorer, iteration_control, new_figure, seed_control
+from .frames import IdleWork, values_ahead
 
 ANGLES = tuple(range(0, 91, 15))
 
@@ -182,7 +186,9 @@ def word_association_explorer(corpus, *, test_rows, n_labeled=8, seed=0, words=(
     Returns
     -------
     Explorer
-        Controls ``n_labeled`` and ``seed`` (refit, cached) and ``words``.
+        Controls ``n_labeled`` and ``seed`` (refit, cached) and ``words``. While the kernel
+        idles, the fits one step away along ``n_labeled`` and ``seed`` are made (the way the
+        last change went first).
     """
     if len(corpus.target_names) != 2:
         raise ValueError("word_association_explorer compares two classes; load a corpus with "
@@ -197,6 +203,7 @@ def word_association_explorer(corpus, *, test_rows, n_labeled=8, seed=0, words=(
                                       placeholder="e.g. car, orbit", continuous_update=False)}
     with new_figure((13, 6.4)) as figure:
         bar_ax, accuracy_ax = figure.subplots(1, 2, width_ratios=[1.9, 1])
+    ahead, drawn = IdleWork(), {"values": None}
 
     def update(values):
         typed = [w.strip() for w in values["words"].split(",") if w.strip()]
@@ -209,6 +216,9 @@ def word_association_explorer(corpus, *, test_rows, n_labeled=8, seed=0, words=(
                                   vocabulary=corpus.vocabulary,
                                   class_names=list(corpus.target_names),
                                   n_ranked=len(ranked), typed=bool(typed))
+        next_to = values_ahead(controls, values, drawn["values"], ("n_labeled", "seed"))
+        ahead.start(partial(fits, other["n_labeled"], other["seed"]) for other in next_to)
+        drawn["values"] = dict(values)
 
     return Explorer("01_what_is_ssl-word_association", figure, controls, update)
 
