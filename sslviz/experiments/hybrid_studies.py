@@ -92,17 +92,11 @@ def mer_study(corpus, *, n_labeled, seeds, weights=MER_WEIGHTS, use_cache=True, 
     cached job per (seed, λ) (:func:`mer_point`). With the paper's grid, ``chosen`` and
     ``chosen_accuracy`` are what :func:`evaluate_split` reports for MLR/MER."""
     seeds, weights = np.asarray(seeds, dtype=int), tuple(float(w) for w in weights)
-    digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
     jobs = [{"n_labeled": int(n_labeled), "seed": int(seed), "weight": w}
             for seed in seeds for w in weights]
-    results = run_jobs(
-        mer_point, jobs, kind="hybrid-mer",
-        key=lambda job: {"data": digest, "n_test": corpus.n_test, "version": CACHE_VERSION,
-                         "n_unlabeled": corpus.n_unlabeled, **job},
-        shared={"X": corpus.X, "y": corpus.y, "test_rows": corpus.test_rows,
-                "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled},
-        use_cache=use_cache, n_jobs=n_jobs, progress=progress,
-        description=f"MLR/MER ({corpus.name})")
+    results = _corpus_jobs(mer_point, jobs, corpus, kind="hybrid-mer",
+                           description=f"MLR/MER ({corpus.name})", use_cache=use_cache,
+                           n_jobs=n_jobs, progress=progress)
 
     def stack(name):
         values = np.array([r[name] for r in results])
@@ -174,16 +168,10 @@ class PerplexityCurve:
 def perplexity_curve(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progress=True):
     """Figure 2 for one corpus: NB test perplexity against the number of training documents."""
     sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
-    digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
     jobs = [{"n_train": int(s), "seed": int(seed)} for s in sizes for seed in seeds]
-    results = run_jobs(
-        perplexity_point, jobs, kind="hybrid-perplexity",
-        key=lambda job: {"data": digest, "n_test": corpus.n_test, "version": CACHE_VERSION,
-                         "n_unlabeled": corpus.n_unlabeled, **job},
-        shared={"X": corpus.X, "y": corpus.y, "test_rows": corpus.test_rows,
-                "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled},
-        use_cache=use_cache, n_jobs=n_jobs, progress=progress,
-        description=f"Figure 2 ({corpus.name})")
+    results = _corpus_jobs(perplexity_point, jobs, corpus, kind="hybrid-perplexity",
+                           description=f"Figure 2 ({corpus.name})", use_cache=use_cache,
+                           n_jobs=n_jobs, progress=progress)
     perplexity = np.array([r["perplexity"] for r in results]).reshape(len(sizes), len(seeds), 2)
     share = float(np.mean([r["giant_token_share"] for r in results]))
     return PerplexityCurve(corpus.name, sizes, perplexity, share)
@@ -239,3 +227,15 @@ def perplexity_text(curve):
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def _corpus_jobs(function, jobs, corpus, *, kind, description, use_cache, n_jobs, progress):
+    """``run_jobs`` over one corpus: its arrays shared with every job, its digest in every key."""
+    digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
+    return run_jobs(
+        function, jobs, kind=kind,
+        key=lambda job: {"data": digest, "n_test": corpus.n_test, "version": CACHE_VERSION,
+                         "n_unlabeled": corpus.n_unlabeled, **job},
+        shared={"X": corpus.X, "y": corpus.y, "test_rows": corpus.test_rows,
+                "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled},
+        use_cache=use_cache, n_jobs=n_jobs, progress=progress, description=description)
