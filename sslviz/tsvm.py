@@ -60,7 +60,9 @@ Choices made here (differences from the paper)
 * **Solver tolerance.** Retrains below the last cost level stop at ``max(tol, 1e-2)``; the last
   level uses ``tol``. SVM-light's transductive loop does the same (``epsilon_crit`` 0.01 while
   the costs grow, 0.001 "to do the last run right"): an intermediate labeling only has to be
-  good enough to guide the next switches.
+  good enough to guide the next switches. The default ``tol`` is SVM-light's 0.001 too:
+  liblinear stops when the projected gradients, i.e. the rows' violations of their margin
+  conditions, lie within ``tol`` of each other, the same measure as ``epsilon_crit``.
 * **Multiclass.** One binary TSVM per class (that class against the rest, as Takamura & Okumura
   did), each with its own ``num+``; ``predict`` takes the class with the largest decision value.
 
@@ -102,6 +104,9 @@ SOLVER_MAX_ITER = 10_000
 WORKING_SET_MARGIN = 0.01
 #: Solver tolerance of the retrains below the last cost level (see "Solver tolerance" above).
 INTERMEDIATE_TOL = 1e-2
+#: The aggregated row is updated from the previous one when at most this share of rows changed
+#: weight (a sparse product over the changed rows instead of all rows); else it is recomputed.
+PULL_UPDATE_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -165,8 +170,9 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
     max_iter : int, default=50
         At most this many retrains per cost level (the first retrain plus the rounds of
         switches); a level that hits the cap leaves ``converged_`` False.
-    tol : float, default=1e-4
-        Stopping tolerance of each liblinear fit (``LinearSVC(tol=...)``).
+    tol : float, default=1e-3
+        Stopping tolerance of the liblinear fits at the last cost level (``LinearSVC(tol=...)``;
+        SVM-light's ``epsilon_crit`` of its last run); the levels before use ``max(tol, 1e-2)``.
     random_state : int, RandomState or None, default=None
         Seeds liblinear's coordinate shuffling (one seed drawn per binary problem).
     record : {"summary", "full"}, default="summary"
@@ -205,7 +211,7 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
     documents takes a few megabytes.
     """
 
-    def __init__(self, C=1.0, C_unlabeled=1.0, positive_fraction=None, max_iter=50, tol=1e-4,
+    def __init__(self, C=1.0, C_unlabeled=1.0, positive_fraction=None, max_iter=50, tol=1e-3,
                  random_state=None, record="summary", classes=None, n_jobs=None):
         self.C = C
         self.C_unlabeled = C_unlabeled
@@ -404,6 +410,7 @@ class _BinaryProblem:
                                     format="csr")
         self.row_norms = np.sqrt(np.asarray(self.X_bias.multiply(self.X_bias).sum(axis=1)).ravel())
         self.fit_sizes = []
+        self._pulled = None  # (weights, Σ weights_i x_i) of the last aggregated row
 
     def targets(self, labels):
         return np.concatenate([self.signs, labels])
@@ -447,7 +454,7 @@ class _BinaryProblem:
         rows = np.flatnonzero(fitted)
         X, y, weights = self.X_bias[rows], targets[rows], costs[rows]
         if at_bound.any():
-            pull = self.X_bias.T @ np.where(at_bound, costs * targets, 0.0)
+            pull = self._pull(np.where(at_bound, costs * targets, 0.0))
             # With this cost, w·z <= 1/2 at every dual-feasible point: the row stays at its bound.
             reach = float(np.sum(weights * self.row_norms[rows]))
             size = float(np.sqrt(np.sum(pull * pull)))
@@ -461,6 +468,20 @@ class _BinaryProblem:
         self.fit_sizes.append(X.shape[0])
         w = svm.coef_.ravel()
         return self.model(w[:-1].copy(), float(w[-1]))
+
+    def _pull(self, weights):
+        """``Σ_i weights_i x_i`` (bias column included), updated from the previous call's sum
+        when few weights changed: a retrain moves few rows in or out of their bound."""
+        previous = self._pulled
+        if previous is not None:
+            changed = np.flatnonzero(weights != previous[0])
+            if len(changed) <= PULL_UPDATE_SHARE * len(weights):
+                pull = previous[1] + self.X_bias[changed].T @ (weights - previous[0])[changed]
+                self._pulled = (weights, pull)
+                return pull
+        pull = self.X_bias.T @ weights
+        self._pulled = (weights, pull)
+        return pull
 
     def model(self, w, b):
         return _Model(w, b, self.X @ w + b)

@@ -193,6 +193,22 @@ def _inductive(X, y):
     return svm.coef_.ravel(), float(svm.intercept_[0])
 
 
+def test_aggregated_row_updated_in_place_equals_the_sum_over_all_rows():
+    """Few changed weights: the sum is updated from the last one; many: recomputed. Both equal
+    the product over every row, also after a long chain of updates."""
+    X, labeled, unlabeled, signs = text_like_problem()
+    problem = _BinaryProblem(X, labeled, unlabeled, signs[labeled], C=1.0)
+    rng = np.random.default_rng(0)
+    weights = rng.normal(size=X.shape[0]) * (rng.random(X.shape[0]) < 0.5)
+    for step in range(40):
+        changed = rng.choice(X.shape[0], size=5 if step % 10 else X.shape[0], replace=False)
+        weights = weights.copy()
+        weights[changed] = rng.normal(size=len(changed)) * (rng.random(len(changed)) < 0.5)
+        pull = problem._pull(weights)
+        np.testing.assert_allclose(pull, problem.X_bias.T @ weights, rtol=1e-10, atol=1e-12)
+    assert problem._pulled[0] is weights
+
+
 def test_qualifying_pairs_hand_case():
     labels = np.array([1, 1, 1, -1, -1, -1], dtype=np.int8)
     # positives by slack: row 0 (3.0), row 1 (1.3); negatives: row 3 (1.6), row 4 (0.6)
