@@ -4,6 +4,7 @@ is the frame a fresh render gives, and the artists always match the image on scr
 from __future__ import annotations
 
 import asyncio
+import io
 import threading
 
 import ipywidgets as widgets
@@ -113,3 +114,24 @@ def test_frames_drawn_ahead_equal_fresh_renders_and_leave_the_artists_alone(coun
     fresh, _, _ = make_explorer()
     fresh.controls["iteration"].value = 3
     assert bytes(explorer.image.value) == bytes(fresh.image.value)
+
+
+def test_after_the_first_render_the_layout_engine_is_gone_and_frames_are_unchanged():
+    """Later renders skip the layout engine's extra draw pass (even where rcParams ask for an
+    automatic layout) and give the bytes a figure with matplotlib's placeholder engine gives."""
+    import matplotlib as mpl
+
+    with mpl.rc_context({"figure.autolayout": True}):
+        explorer, _, _ = make_explorer()
+        positions = [ax.get_position().bounds for ax in explorer.figure.axes]
+        explorer.controls["iteration"].value = 3
+    assert explorer.figure.get_layout_engine() is None
+    assert [ax.get_position().bounds for ax in explorer.figure.axes] == positions
+    with mpl.rc_context({"figure.autolayout": True}):
+        twin, _, _ = make_explorer()  # laid out as the explorer was, then frozen by hand:
+    twin.figure.set_layout_engine("none")  # matplotlib's placeholder, one more draw pass
+    buffer = io.BytesIO()
+    with twin._style():
+        twin._update({"iteration": 3, "scale": 1})
+        twin.figure.savefig(buffer, format="png", dpi=twin._dpi, pil_kwargs={"compress_level": 1})
+    assert bytes(explorer.image.value) == buffer.getvalue()

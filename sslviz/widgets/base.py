@@ -41,6 +41,7 @@ from .export_control import FigureNotOnScreen, export_control
 from .frames import Frames, call_when_idle, frame_key, neighbour_values, replay_controls
 
 MAIN_CONTROL_PREFERENCE = ("n_labeled", "iteration")
+_NO_AUTOMATIC_LAYOUT = {"figure.autolayout": False, "figure.constrained_layout.use": False}
 DRAW_AHEAD = 6
 """Frames drawn ahead around the one on screen (three steps each way along a replay slider):
 enough to stay ahead of Play and of a drag, few enough that an idle kernel is soon idle again."""
@@ -262,13 +263,16 @@ class Explorer(widgets.VBox):
 
     def _render(self):
         buffer = io.BytesIO()
-        self.figure.savefig(buffer, format="png", dpi=self._dpi,
-                            pil_kwargs={"compress_level": 1})
-        if self.figure.get_layout_engine() is not None and not self._layout_frozen:
-            # The layout engine draws the figure once more on every save; after the first
-            # render the axes keep their places, so later (replay) redraws skip that pass.
-            self.figure.set_layout_engine("none")
-            self._layout_frozen = True
+        # A layout engine, even the placeholder "none", makes every save draw the figure once
+        # more first. After the first render the axes keep their places, so the engine goes:
+        # None, with the rcParams that would bring one back (also as a save restores it) off.
+        with mpl.rc_context(_NO_AUTOMATIC_LAYOUT):
+            if self._layout_frozen:
+                self.figure.set_layout_engine(None)
+            self.figure.savefig(buffer, format="png", dpi=self._dpi,
+                                pil_kwargs={"compress_level": 1})
+            self.figure.set_layout_engine(None)
+        self._layout_frozen = True
         return buffer.getvalue()
 
 
