@@ -135,3 +135,18 @@ def test_after_the_first_render_the_layout_engine_is_gone_and_frames_are_unchang
         twin._update({"iteration": 3, "scale": 1})
         twin.figure.savefig(buffer, format="png", dpi=twin._dpi, pil_kwargs={"compress_level": 1})
     assert bytes(explorer.image.value) == buffer.getvalue()
+
+
+def test_a_layout_engine_an_outside_save_brings_back_is_cleared_before_the_next_render():
+    """An export's ``savefig`` restores the engine through rcParams (a tight one where
+    ``figure.autolayout`` is on); the next render must not run it and move the axes."""
+    import matplotlib as mpl
+
+    explorer, _, _ = make_explorer()  # no layout engine: matplotlib's default axes positions
+    positions = [ax.get_position().bounds for ax in explorer.figure.axes]
+    with mpl.rc_context({"figure.autolayout": True}):
+        explorer.figure.savefig(io.BytesIO(), format="png")  # as an export would
+        assert explorer.figure.get_layout_engine() is not None
+        explorer.controls["iteration"].value = 3
+    assert explorer.figure.get_layout_engine() is None
+    assert [ax.get_position().bounds for ax in explorer.figure.axes] == positions
