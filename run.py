@@ -255,9 +255,11 @@ def data_folder(root=ROOT, environ=None):
 
 
 def pytest_environ(root=ROOT, environ=None):
-    """The environment for pytest: ``SSLVIZ_DATA`` always set, so the ``realdata`` tests run."""
+    """The environment for pytest: ``SSLVIZ_DATA`` always set, so the ``realdata`` tests run, and
+    ``SSLVIZ_STRICT_CLAIMS=1``, so a lecture's claim that does not hold fails its cell."""
     env = dict(os.environ if environ is None else environ)
     env["SSLVIZ_DATA"] = data_folder(root, env)
+    env["SSLVIZ_STRICT_CLAIMS"] = "1"
     return env
 
 

@@ -3,6 +3,8 @@
 ``export-figures [NOTEBOOK ...]``  run the lectures and save every explorer's figure for slides
 ``slides [NOTEBOOK ...]``          write the slide metadata derived from the headings (``--check``
                                    only reports notebooks whose metadata is missing or stale)
+``execute NOTEBOOK ...``           re-run lectures top to bottom (claims strict) and write them back
+                                   in their committed form (no timestamps, no widget state)
 
 Exit codes: 0 success, 1 a notebook failed or is not ready as slides, 2 bad arguments.
 """
@@ -41,7 +43,27 @@ def _parser():
                         help="notebook files (default: all of notebooks/)")
     slides.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 if a notebook is not ready as slides")
+    execute = commands.add_parser(
+        "execute", help="re-run notebooks and write them back in their committed form",
+        description="Run each notebook top to bottom in a fresh kernel with claims strict, drop "
+        "execution timestamps, progress-bar widgets and widget state, apply the slide metadata "
+        "and write it back (atomically; nothing is written when a cell fails).")
+    execute.add_argument("notebooks", nargs="+", metavar="NOTEBOOK", help="notebook files")
     return parser
+
+
+def _execute(args) -> int:
+    from sslviz.deck import NotebookFailed, execute_in_place
+
+    _check_notebooks(args.notebooks)
+    for path in args.notebooks:
+        try:
+            execute_in_place(Path(path))
+        except NotebookFailed as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+        print(f"executed {path}")
+    return 0
 
 
 class _BadArguments(ValueError):
@@ -119,6 +141,8 @@ def main(argv=None) -> int:
     try:
         if args.command == "export-figures":
             return _export(args)
+        if args.command == "execute":
+            return _execute(args)
         return _slides(args)
     except _BadArguments as error:
         print(f"error: {error}", file=sys.stderr)

@@ -23,7 +23,8 @@ from tqdm.auto import tqdm
 
 from sslviz.export import FORMATS, PRESETS
 
-__all__ = ["NotebookFailed", "default_notebooks", "export_figures", "run_with_final_cell"]
+__all__ = ["NotebookFailed", "default_notebooks", "execute_in_place", "export_figures",
+           "run_with_final_cell"]
 
 _MARK = "SSLVIZ-EXPORTED:"
 
@@ -165,3 +166,46 @@ def export_figures(notebooks=None, folder="figures", *, preset="16:9", formats=F
 
 def _code_cells(path: Path) -> int:
     return sum(cell.cell_type == "code" for cell in nbformat.read(path, as_version=4).cells)
+
+
+def execute_in_place(path: Path, *, timeout=1800) -> Path:
+    """Re-execute a lecture top to bottom and write it back in its committed form.
+
+    The notebook runs in a fresh kernel in its own folder, with claims strict
+    (``SSLVIZ_STRICT_CLAIMS=1``: a claim that does not hold stops the run, nothing is written).
+    Then what is not part of the committed form is dropped: per-cell execution timestamps,
+    widget views of cells that show no explorer (progress bars), stored widget state; and the
+    slide metadata is applied (:func:`sslviz.slides.apply_slides`). The write is atomic.
+    """
+    import os
+
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    from sslviz._io import atomic_write
+    from sslviz.slides import apply_slides, is_explorer_cell
+
+    path = Path(path)
+    notebook = nbformat.read(path, as_version=4)
+    previous = os.environ.get("SSLVIZ_STRICT_CLAIMS")
+    os.environ["SSLVIZ_STRICT_CLAIMS"] = "1"  # the kernel inherits it
+    try:
+        NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+    except CellExecutionError as error:
+        raise NotebookFailed(f"{path.name}: a cell failed; nothing was written:\n"
+                             f"{str(error)[-1500:]}") from None
+    finally:
+        if previous is None:
+            os.environ.pop("SSLVIZ_STRICT_CLAIMS", None)
+        else:
+            os.environ["SSLVIZ_STRICT_CLAIMS"] = previous
+    for cell in notebook.cells:
+        cell.metadata.pop("execution", None)
+        if cell.cell_type == "code" and not is_explorer_cell(cell):
+            cell.outputs = [o for o in cell.outputs
+                            if "application/vnd.jupyter.widget-view+json" not in o.get("data", {})]
+    apply_slides(notebook)
+    with atomic_write(path, mode="w") as handle:
+        nbformat.write(notebook, handle)
+    return path

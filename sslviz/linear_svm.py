@@ -13,7 +13,7 @@ from sklearn.svm import LinearSVC
 
 from .validation import check_choice
 
-#: Soft-margin costs searched by :func:`linear_svm`: the paper's C = 1 first (it wins ties), and
+#: Soft-margin costs searched by :func:`linear_svm` (the paper's C = 1 among them), and
 #: nothing above 3: on unit-length features larger C is close to the hard margin, and liblinear's
 #: hinge-loss solver slows down as C grows.
 C_GRID = (1.0, 0.1, 0.3, 3.0)
@@ -22,7 +22,7 @@ C_GRID = (1.0, 0.1, 0.3, 3.0)
 def linear_svm(X, y, *, C=None, C_grid=C_GRID, cv=5, max_iter=10_000, random_state=None):
     """A one-vs-rest hinge-loss ``LinearSVC`` fitted on the labeled rows ``(X, y)``.
 
-    ``C``: given, or (``None``) chosen from ``C_grid`` by ``cv``-fold cross-validated accuracy on
+    ``C``: given, or (``None``) chosen from ``C_grid`` by ``cv``-fold cross-validated hinge loss on
     these rows (:func:`sslviz.tuning.choose_by_cv`, folds seeded by ``random_state``).
     Returns the fitted ``LinearSVC`` (its ``C`` is the one used).
     """

@@ -11,7 +11,10 @@ The rules, in order:
   demo on real data, take-aways, exercise);
 * a code cell that shows an explorer (a live figure; it is tagged ``nbval-ignore-output`` and
   calls ``*_explorer(``) gets a vertical sub-slide of its own, so the figure fits on screen;
-* every other cell continues the slide above it (``-``).
+* every other cell continues the slide above it (``-``);
+* a ``## Going further`` section (its heading and every cell up to the next ``## `` heading that
+  is not one) is ``skip``: the slideshow follows the lecture's core path, the notebook keeps
+  the deeper material.
 
 Notebook metadata ``rise`` turns on scrolling for long slides and sets a plain theme.
 
@@ -67,9 +70,20 @@ def _slide_type(index, cell) -> str:
     return "-"
 
 
+def is_going_further_heading(cell) -> bool:
+    """A markdown cell that opens a ``## Going further`` section."""
+    return (cell.cell_type == "markdown"
+            and cell.source.lstrip().lower().startswith("## going further"))
+
+
 def slide_types(notebook) -> list[str]:
     """The ``slide_type`` of every cell of ``notebook`` under the rules of this module."""
-    return [_slide_type(i, cell) for i, cell in enumerate(notebook.cells)]
+    kinds, skipping = [], False
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type == "markdown" and cell.source.lstrip().startswith("## "):
+            skipping = is_going_further_heading(cell)
+        kinds.append("skip" if skipping else _slide_type(index, cell))
+    return kinds
 
 
 def apply_slides(notebook) -> bool:

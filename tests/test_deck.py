@@ -96,3 +96,26 @@ def test_command_line(tmp_path):
                          capture_output=True, text=True, cwd=tmp_path)
     assert bad.returncode == 2
     assert bad.stderr == "error: no notebook at missing.ipynb: give the path of an .ipynb file\n"
+
+
+def test_execute_in_place_writes_the_committed_form_and_nothing_when_a_claim_fails(tmp_path):
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    from sslviz.deck import NotebookFailed, execute_in_place
+
+    path = tmp_path / "lecture.ipynb"
+    cells = [new_markdown_cell("# Lecture 1 — x"),
+             new_code_cell("from sslviz.claims import claim\nclaim('two is more', 2 > 1)")]
+    nbformat.write(new_notebook(cells=cells), path)
+    execute_in_place(path)
+    written = nbformat.read(path, as_version=4)
+    assert written.cells[1].outputs[0]["text"].endswith("-> holds\n")
+    assert "execution" not in written.cells[1].metadata
+    assert written.cells[0].metadata["slideshow"] == {"slide_type": "slide"}
+    written.cells[1].source = "from sslviz.claims import claim\nclaim('one is more', 1 > 2)"
+    nbformat.write(written, path)
+    before = path.read_bytes()
+    with pytest.raises(NotebookFailed, match="nothing was written"):
+        execute_in_place(path)
+    assert path.read_bytes() == before

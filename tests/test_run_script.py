@@ -171,7 +171,8 @@ def test_ensure_data_returns_none_when_fetch_succeeds(run_script, monkeypatch, t
 
 def test_pytest_always_sees_a_data_folder(run_script, tmp_path):
     env = run_script.pytest_environ(tmp_path, environ={"PATH": "x"})
-    assert env == {"PATH": "x", "SSLVIZ_DATA": str(tmp_path / "data")}
+    assert env == {"PATH": "x", "SSLVIZ_DATA": str(tmp_path / "data"),
+                   "SSLVIZ_STRICT_CLAIMS": "1"}
     env = run_script.pytest_environ(tmp_path, environ={"SSLVIZ_DATA": "corpora"})
     assert env["SSLVIZ_DATA"] == "corpora"
 

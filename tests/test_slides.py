@@ -35,6 +35,16 @@ def lecture():
     ])
 
 
+def test_going_further_sections_are_skipped_by_the_slideshow():
+    notebook = new_notebook(cells=[
+        new_markdown_cell("# Lecture 1 — x"), new_markdown_cell("## Core"),
+        new_markdown_cell("## Going further: paper scale"), new_code_cell("run()"),
+        new_markdown_cell("### still deeper"), new_markdown_cell("## Going further: more"),
+        new_markdown_cell("## Take-aways"), new_code_cell("x")])
+    assert slide_types(notebook) == ["slide", "slide", "skip", "skip", "skip", "skip", "slide",
+                                      "-"]
+
+
 def test_slide_types_follow_the_headings():
     assert slide_types(lecture()) == ["slide", "-", "slide", "-", "slide", "-", "subslide", "-",
                                       "-", "slide"]

@@ -10,7 +10,14 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.naive_bayes import MultinomialNB
 
 from sslviz.em import SemiSupervisedNB
-from sslviz.tuning import choose_alpha, choose_by_cv, labeled_folds, log_evidence
+from sslviz.tuning import (
+    best_index,
+    choose_alpha,
+    choose_by_cv,
+    labeled_folds,
+    log_evidence,
+    loo_log_likelihood,
+)
 
 
 @pytest.fixture(scope="module")
@@ -38,14 +45,14 @@ def test_choose_by_cv_equals_grid_search_on_the_labeled_rows(counts):
     X, y = counts
     y_semi = np.where(np.arange(len(y)) % 2 == 0, y, -1)
     choice = choose_by_cv(MultinomialNB(), {"alpha": [1.0, 0.1, 0.01]}, X, y_semi, cv=3,
-                          random_state=0)
+                          random_state=0, scoring="accuracy")
     rows = np.flatnonzero(y_semi != -1)
     folds = StratifiedKFold(3, shuffle=True, random_state=0).split(rows, y[rows])
     reference = GridSearchCV(MultinomialNB(), {"alpha": [1.0, 0.1, 0.01]},
                              cv=list(folds)).fit(X[rows], y[rows])
     np.testing.assert_allclose(choice.scores, reference.cv_results_["mean_test_score"])
-    assert choice.params == reference.best_params_
     assert "3-fold cv accuracy" in choice.describe()
+    assert choice.params == {"alpha": 0.1}  # all three tie on accuracy: the middle one
 
 
 def test_semi_supervised_folds_train_on_unlabeled_rows(counts):
@@ -85,13 +92,13 @@ def test_log_evidence_differences_equal_scipys_dirichlet_multinomial(counts):
 
 def test_choose_alpha_methods(counts):
     X, y = counts
-    cv = choose_alpha(X, y, random_state=0)
-    assert cv.criterion.startswith("5-fold cv")
+    cv = choose_alpha(X, y, random_state=0, method="cv")
+    assert cv.criterion == "5-fold cv log-likelihood"
     evidence = choose_alpha(X, y, method="evidence")
     assert evidence.value == max(evidence.candidates,
                                  key=lambda c: log_evidence(X, y, c["alpha"]))["alpha"]
-    with pytest.raises(ValueError, match="method must be 'auto', 'cv' or 'evidence'"):
-        choose_alpha(X, y, method="loo")
+    with pytest.raises(ValueError, match="method must be 'auto', 'loo', 'cv' or 'evidence'"):
+        choose_alpha(X, y, method="aic")
 
 
 def test_unstratified_fallback_gives_plain_shuffled_folds(counts):
@@ -106,3 +113,69 @@ def test_unstratified_fallback_gives_plain_shuffled_folds(counts):
     choice = choose_by_cv(MultinomialNB(), {"alpha": [1.0, 0.1]}, X, one_each, cv=3,
                           random_state=0, allow_unstratified=True)
     assert len(choice.scores) == 2 and np.all(np.isfinite(choice.scores))
+
+
+def _brute_force_loo(X, y, alpha):
+    total = 0.0
+    for i in range(X.shape[0]):
+        keep = np.arange(X.shape[0]) != i
+        nb = MultinomialNB(alpha=alpha).fit(X[keep], y[keep])
+        total += nb.predict_log_proba(X[i])[0, list(nb.classes_).index(y[i])]
+    return total
+
+
+@pytest.fixture(scope="module")
+def overlapping_counts():
+    """Short documents from close word distributions: held-out rows are sometimes wrong."""
+    rng = np.random.default_rng(1)
+    y = np.repeat([0, 1, 2], 6)
+    base = rng.dirichlet(np.full(25, 1.0))
+    rates = [0.8 * base + 0.2 * rng.dirichlet(np.full(25, 0.5)) for _ in range(3)]
+    X = np.vstack([rng.multinomial(12, rates[c]) for c in y])
+    return sp.csr_matrix(X), y
+
+
+@pytest.mark.parametrize("alpha", [1.0, 0.05, 0.001])
+def test_loo_log_likelihood_equals_refitting_without_each_document(overlapping_counts, alpha):
+    X, y = overlapping_counts
+    assert loo_log_likelihood(X, y, alpha) == pytest.approx(_brute_force_loo(X, y, alpha),
+                                                            rel=1e-9)
+
+
+def test_choose_alpha_by_loo_with_two_labeled_documents_per_class(overlapping_counts):
+    X, y = overlapping_counts
+    choice = choose_alpha(X, y)
+    assert choice.criterion == "leave-one-out log-likelihood"
+    expected = [_brute_force_loo(X, y, a) for a in (1.0, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001)]
+    np.testing.assert_allclose(choice.scores, expected, rtol=1e-9)
+    assert choice.value == (1.0, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001)[int(np.argmax(expected))]
+    assert "*" in choice.score_table()
+
+
+def test_exact_ties_go_to_the_middle_of_the_tied_candidates_not_the_first():
+    assert best_index([0.5, 0.9, 0.9, 0.9, 0.1]) == 2
+    assert best_index([0.9, 0.9, 0.3]) == 0
+    assert best_index([np.nan, 0.2, 0.7]) == 2
+    with pytest.raises(ValueError, match="no candidate of the grid could be scored"):
+        best_index([np.nan, np.nan])
+
+
+def test_default_cv_score_is_the_held_out_log_likelihood(overlapping_counts):
+    X, y = overlapping_counts
+    choice = choose_by_cv(MultinomialNB(), {"alpha": [1.0, 0.1, 0.01]}, X, y, cv=3,
+                          random_state=0)
+    folds = StratifiedKFold(3, shuffle=True, random_state=0).split(np.arange(len(y)), y)
+    reference = GridSearchCV(MultinomialNB(), {"alpha": [1.0, 0.1, 0.01]}, cv=list(folds),
+                             scoring="neg_log_loss").fit(X, y)
+    np.testing.assert_allclose(choice.scores, reference.cv_results_["mean_test_score"])
+    assert "log-likelihood" in choice.criterion
+
+
+def test_margin_classifiers_are_tuned_by_held_out_hinge_loss(counts):
+    from sklearn.svm import LinearSVC
+
+    X, y = counts
+    binary = np.where(y == 2, -1, y)
+    choice = choose_by_cv(LinearSVC(loss="hinge", max_iter=20_000), {"C": [0.1, 1.0]}, X, binary,
+                          cv=3, random_state=0)
+    assert choice.criterion == "3-fold cv hinge loss" and np.all(choice.scores <= 0)

@@ -1,0 +1,38 @@
+"""A lecture's claims: printed with their numbers, and fatal under the test command when false."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sslviz.claims import ClaimFailed, claim
+
+
+def test_a_claim_that_holds_prints_its_numbers_and_verdict(capsys, monkeypatch):
+    monkeypatch.setenv("SSLVIZ_STRICT_CLAIMS", "1")
+    result = claim("EM beats NB on every line", bool(np.all(np.array([62.4, 56.1]) > [49.5, 49.1])),
+                   NB=np.array([49.5, 49.1]), EM=np.array([62.4, 56.1]), seeds=3)
+    assert result.holds
+    assert capsys.readouterr().out == ("claim: EM beats NB on every line\n  NB = [49.5, 49.1]\n"
+                                       "  EM = [62.4, 56.1]\n  seeds = 3\n  -> holds\n")
+
+
+def test_a_false_claim_prints_does_not_hold_in_class_and_raises_under_the_tests(capsys,
+                                                                               monkeypatch):
+    monkeypatch.delenv("SSLVIZ_STRICT_CLAIMS", raising=False)
+    assert not claim("NB wins", False, gap=-1.25).holds
+    assert capsys.readouterr().out.endswith("gap = -1.2\n  -> DOES NOT HOLD\n")
+    monkeypatch.setenv("SSLVIZ_STRICT_CLAIMS", "1")
+    with pytest.raises(ClaimFailed, match="the lecture's claim does not hold: NB wins"):
+        claim("NB wins", False)
+
+
+@pytest.mark.parametrize("holds", [[True, False], "yes", 1, None])
+def test_the_verdict_must_be_one_bool(holds):
+    with pytest.raises(ValueError, match="holds must be one bool"):
+        claim("x", holds)
+
+
+def test_the_statement_must_be_text():
+    with pytest.raises(ValueError, match="statement must be a non-empty str"):
+        claim("  ", True)
