@@ -57,7 +57,7 @@ class Choice:
     @property
     def tied(self):
         """The candidates whose score equals the best one (more than one: a tie was broken)."""
-        return [c for c, t in zip(self.candidates, _tied_with_best(self.scores)) if t]
+        return [c for c, t in zip(self.candidates, _tied_with_best(self.scores), strict=True) if t]
 
     @property
     def value(self):
@@ -74,7 +74,7 @@ class Choice:
     def score_table(self, digits=3):
         """Every candidate's score on one line, the chosen one marked with ``*``."""
         cells = []
-        for candidate, score in zip(self.candidates, self.scores):
+        for candidate, score in zip(self.candidates, self.scores, strict=True):
             name = ", ".join(f"{v:g}" if isinstance(v, float) else str(v)
                              for v in candidate.values())
             mark = "*" if candidate == self.params else ""

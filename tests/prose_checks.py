@@ -155,8 +155,11 @@ def pacing_problems(nb):
 
 def failed_claims(nb):
     """Cell indices whose committed output says a claim DOES NOT HOLD."""
-    return [i for i, cell in enumerate(nb["cells"]) if cell["cell_type"] == "code"
-            and "DOES NOT HOLD" in "".join(_joined(o.get("text", "")) for o in cell.get("outputs", []))]
+    def printed(cell):
+        return "".join(_joined(o.get("text", "")) for o in cell.get("outputs", []))
+
+    return [i for i, cell in enumerate(nb["cells"])
+            if cell["cell_type"] == "code" and "DOES NOT HOLD" in printed(cell)]
 
 
 def main(paths):

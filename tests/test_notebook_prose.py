@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from prose_checks import (
     failed_claims,
     history_sentences,
