@@ -6,12 +6,18 @@ dict of arrays. :func:`run_jobs` returns the results in job order: those found i
 read, the others are computed in parallel processes (joblib) and stored as soon as each finishes,
 so an interrupted run resumes where it stopped: results are stored in the order they finish.
 
+Inside :func:`use_scheduler` the jobs go to a Dask cluster instead (``dask.distributed``, an
+optional dependency: ``pip install sslviz[cluster]``): the same cache, the same resume, the same
+progress bar, the results stored as each finishes. A job whose worker dies is run again on
+another worker (Dask's rescheduling), so a killed worker costs its running jobs, not the run.
+
 :class:`Prefetched` serves an explorer's refits: each setting's result is computed once, either
 when it is asked for or ahead of time, in a background thread, while the class looks at another.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from concurrent.futures import Future
 
@@ -20,6 +26,31 @@ from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from ..cache import ResultCache
+
+_CLUSTER = threading.local()  # .client: the dask.distributed Client of use_scheduler, if any
+
+
+@contextlib.contextmanager
+def use_scheduler(address):
+    """Send the jobs :func:`run_jobs` computes to the Dask scheduler at ``address`` while inside.
+
+    ``address`` is a scheduler address (``tcp://host:8786``) or a ``dask.distributed`` cluster
+    object (e.g. a ``LocalCluster``). Every worker needs sslviz installed (the same version) and
+    the corpora only if the jobs read them (experiments send the data with the jobs).
+    """
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise ImportError("running on a cluster needs dask.distributed: pip install "
+                          "'sslviz[cluster]' (or: pip install 'dask[distributed]')") from None
+    client = Client(address, set_as_default=False)
+    previous = getattr(_CLUSTER, "client", None)
+    _CLUSTER.client = client
+    try:
+        yield client
+    finally:
+        _CLUSTER.client = previous
+        client.close()
 
 
 def run_jobs(function, jobs, *, kind, key, shared=None, use_cache=True, n_jobs=None,
@@ -52,8 +83,12 @@ def run_jobs(function, jobs, *, kind, key, shared=None, use_cache=True, n_jobs=N
     todo = [i for i, result in enumerate(results) if result is None]
     if not todo:
         return results
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    finished = parallel(delayed(_numbered)(i, function, {**shared, **jobs[i]}) for i in todo)
+    client = getattr(_CLUSTER, "client", None)
+    if client is not None:
+        finished = _on_cluster(client, function, [(i, jobs[i]) for i in todo], shared)
+    else:
+        parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+        finished = parallel(delayed(_numbered)(i, function, {**shared, **jobs[i]}) for i in todo)
     bar = tqdm(finished, total=len(todo), desc=description or kind, disable=not progress,
                leave=False)
     for i, result in bar:  # in the order they finish: each is stored at once
@@ -65,6 +100,27 @@ def run_jobs(function, jobs, *, kind, key, shared=None, use_cache=True, n_jobs=N
 
 def _numbered(number, function, kwargs):
     return number, function(**kwargs)
+
+
+def _numbered_with_shared(number, function, shared, job):
+    return number, function(**shared, **job)
+
+
+def _on_cluster(client, function, numbered_jobs, shared):
+    """``(number, result)`` of each job computed on the cluster, in the order they finish.
+
+    The shared arguments (the data) are sent to the workers once, not with every job.
+    """
+    from dask.distributed import as_completed
+
+    [shared_on_workers] = client.scatter([shared], broadcast=True)
+    futures = [client.submit(_numbered_with_shared, number, function, shared_on_workers, job,
+                             pure=False) for number, job in numbered_jobs]
+    try:
+        for future in as_completed(futures, loop=client.loop):
+            yield future.result()
+    finally:
+        client.cancel(futures)
 
 
 class Prefetched:

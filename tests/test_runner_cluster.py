@@ -1,0 +1,99 @@
+"""The runner on a Dask cluster (a LocalCluster of two worker processes): the same results and
+cache as a local run, resume from the cache, and a job whose worker dies is run again."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed")
+cloudpickle = pytest.importorskip("cloudpickle")
+
+from sslviz.experiments.runner import run_jobs, use_scheduler  # noqa: E402
+
+cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import tests/
+
+pytestmark = pytest.mark.slow
+
+
+def noisy_square(*, data, seed, calls):
+    """A seeded result; leaves one file per call in ``calls`` (to count computations)."""
+    Path(calls, f"{seed}-{os.getpid()}-{np.random.default_rng().integers(1 << 30)}").touch()
+    rng = np.random.default_rng(seed)
+    return {"value": data * seed + rng.normal(size=3)}
+
+
+def dies_once(*, data, seed, calls, marker):
+    """Kill the worker process running job ``seed == 1`` the first time it runs."""
+    if seed == 1 and not Path(marker).exists():
+        Path(marker).touch()
+        os._exit(1)
+    return noisy_square(data=data, seed=seed, calls=calls)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=50) as local:
+        yield local
+
+
+@pytest.fixture
+def isolated(tmp_path, monkeypatch):
+    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
+    calls = tmp_path / "calls"
+    calls.mkdir()
+    return calls
+
+
+def _run(function, calls, seeds, **extra):
+    jobs = [{"seed": s} for s in seeds]
+    return run_jobs(function, jobs, kind="cluster-test", key=lambda job: {"seed": job["seed"]},
+                    shared={"data": np.arange(3.0), "calls": str(calls), **extra},
+                    n_jobs=1, progress=False)
+
+
+def test_a_cluster_run_equals_the_local_run_and_fills_the_same_cache(cluster, isolated,
+                                                                       tmp_path, monkeypatch):
+    with use_scheduler(cluster):
+        remote = _run(noisy_square, isolated, range(5))
+    assert len(list(isolated.iterdir())) == 5
+    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "local-cache"))
+    local = _run(noisy_square, isolated, range(5))
+    for a, b in zip(remote, local, strict=True):
+        np.testing.assert_array_equal(a["value"], b["value"])
+    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
+    again = _run(noisy_square, isolated, range(5))  # all from the cluster run's cache
+    assert len(list(isolated.iterdir())) == 10
+    assert all(np.array_equal(a["value"], b["value"]) for a, b in zip(again, remote, strict=True))
+
+
+def test_a_cluster_run_resumes_from_the_cache(cluster, isolated):
+    _run(noisy_square, isolated, [0, 1])
+    with use_scheduler(cluster):
+        _run(noisy_square, isolated, range(4))
+    seeds = sorted(int(name.name.split("-")[0]) for name in isolated.iterdir())
+    assert seeds == [0, 1, 2, 3]  # the cluster computed only the two missing jobs
+
+
+def test_a_job_whose_worker_dies_runs_again_on_another(cluster, isolated, tmp_path):
+    marker = tmp_path / "died"
+    with use_scheduler(cluster) as client:
+        results = _run(dies_once, isolated, range(4), marker=str(marker))
+        client.wait_for_workers(2, timeout=120)  # the nanny restarts the dead worker
+    assert marker.exists()
+    expected = [noisy_square(data=np.arange(3.0), seed=s, calls=str(tmp_path))["value"]
+                for s in range(4)]
+    for result, value in zip(results, expected, strict=True):
+        np.testing.assert_array_equal(result["value"], value)
+
+
+def test_without_dask_the_message_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    with pytest.raises(ImportError, match="pip install 'sslviz\\[cluster\\]'"):
+        with use_scheduler("tcp://127.0.0.1:1"):
+            pass
