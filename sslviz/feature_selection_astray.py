@@ -7,7 +7,7 @@ words they share follow. An :class:`AstrayRun` (built by
 :func:`sslviz.experiments.feature_selection.astray_run`) holds the run's full trace and an oracle
 fitted with every training label; the functions here read the case study from it, without
 refitting: :func:`rank_misleading_words` (which word), :func:`word_pull` (how it moved),
-:func:`neighbour_words` (which words followed) and :func:`class_top_words` (the class's top words
+:func:`neighbour_words` (which words followed it) and :func:`class_top_words` (the class's top words
 at every iteration). Cost: one pass over the unlabeled documents per recorded iteration.
 
 The association of word ``w`` with class ``c`` is ``log P(w|c) - log P(w|not c)``
@@ -222,35 +222,35 @@ def word_pull(run, X, word, target):
 
 
 def neighbour_words(run, X, word, target, *, min_df=20, k=5):
-    """Words that followed ``word`` towards ``target``: ``(columns, associations)``.
+    """Words that followed ``word`` into ``target``: ``(columns, associations)``.
 
     Among the words of the run's feature set that occur together with ``word`` in at least
     ``min_df`` unlabeled documents, and that are *not* evidence for ``target`` with all training
-    labels (reference association at most 0), the ``k`` whose association with ``target`` rose
-    most from iteration 0 to the last (ties: column order).
+    labels (reference association at most 0), the ``k`` whose association with ``target`` at the
+    last iteration lies furthest **above** that reference (ties: column order). A word that only
+    moved from a poor one-document estimate back towards its reference does not count: it has
+    to end on the wrong side of what every label says.
 
     Returns
     -------
     columns : ndarray of int, shape (<= k,)
         Corpus columns.
     associations : ndarray of shape (n_iterations, <= k)
-        Their the association (:meth:`AstrayRun.association`) with ``target`` at every iteration.
+        Their association (:meth:`AstrayRun.association`) with ``target`` at every iteration.
     """
     X = sp.csc_matrix(X)
     containing = X[run.split.unlabeled][:, [word]].nonzero()[0]
     rows = X[run.split.unlabeled[containing]][:, run.columns]
     together = np.asarray((rows > 0).sum(axis=0)).ravel()
     last = len(run.model.trace_) - 1
-    rise = run.association(last, target) - run.association(0, target)
-    eligible = (together >= min_df) & (run.reference_association(target) <= 0)
-    eligible &= run.columns != word
+    reference = run.reference_association(target)
+    excess = run.association(last, target) - reference
+    eligible = (together >= min_df) & (reference <= 0) & (run.columns != word)
     candidates = np.flatnonzero(eligible)
-    chosen = candidates[np.lexsort((candidates, -rise[candidates]))][:k]
+    chosen = candidates[np.lexsort((candidates, -excess[candidates]))][:k]
     associations = np.array([run.association(t, target)[chosen]
                              for t in range(len(run.model.trace_))])
     return run.columns[chosen], associations
-
-
 
 
 def class_top_words(run, vocabulary, target, *, k):

@@ -266,18 +266,19 @@ def test_word_pull_counts_from_the_trace(astray):
         word_pull(run, X, 25, 0)
 
 
-def test_neighbour_words_rose_most_and_are_not_class_words(astray):
+def test_neighbour_words_end_furthest_above_their_reference_and_are_not_class_words(astray):
     X, y, run = astray
     columns, associations = neighbour_words(run, X, 24, 0, min_df=5, k=3)
     assert set(columns) <= set(range(12, 18))  # the sub-topic's words followed the fluke
     last = len(run.model.trace_) - 1
-    rise = run.association(last, 0) - run.association(0, 0)
-    assert np.all(np.diff(rise[columns]) <= 0)
+    excess = run.association(last, 0) - run.reference_association(0)
+    assert np.all(excess[columns] > 0) and np.all(np.diff(excess[columns]) <= 0)
     together = np.sum((X[run.split.unlabeled].toarray() > 0)
                       & (X[run.split.unlabeled].toarray()[:, [24]] > 0), axis=0)
     eligible = [j for j in range(25) if j != 24 and together[j] >= 5
                 and run.reference_association(0)[j] <= 0]
-    assert rise[columns[-1]] >= max(rise[j] for j in eligible if j not in columns)
+    assert set(columns) <= set(eligible)
+    assert excess[columns[-1]] >= max(excess[j] for j in eligible if j not in columns)
     np.testing.assert_allclose(associations[:, 0],
                                [run.association(t, 0)[columns[0]] for t in range(last + 1)])
 
@@ -338,7 +339,7 @@ def test_sweep_with_chosen_alpha_picks_it_per_feature_set_size_and_split(corpus,
                 choice = choose_alpha(X[split.labeled][:, cols], y[split.labeled], grid=grid,
                                       random_state=seed)
                 assert choice.criterion == ("evidence" if n_labeled == 1 else
-                                            "4-fold cv accuracy")
+                                            "leave-one-out log-likelihood")
                 assert sweep.alpha[0, j, k, seed] == choice.value
                 nb = smoothed_nb(X[split.labeled][:, cols], y[split.labeled], choice.value, 3)
                 expected = np.mean(nb.predict(X[test_rows][:, cols]) == y[test_rows])
@@ -362,3 +363,47 @@ def test_astray_run_with_chosen_alpha_uses_the_evidence_of_its_columns():
     oracle = MultinomialNB(alpha=choice.value).fit(X[run.split.train][:, columns],
                                                    y[run.split.train])
     np.testing.assert_allclose(run.reference_log_prob, oracle.feature_log_prob_)
+
+
+def brute_force_loo(X, y, alpha):
+    """Σ_i log P(y_i | x_i) of multinomial NB refitted without document i (priors: frequencies)."""
+    classes = np.unique(y)
+    total = 0.0
+    for i in range(len(y)):
+        keep = np.arange(len(y)) != i
+        counts = np.array([np.sum(y[keep] == c) for c in classes])
+        model = MultinomialNB(alpha=alpha, class_prior=counts / counts.sum()).fit(X[keep],
+                                                                                  y[keep])
+        total += model.predict_log_proba(X[[i]])[0, np.searchsorted(classes, y[i])]
+    return total
+
+
+def test_sweep_scores_every_size_by_leave_one_out_and_chooses_the_best(corpus, tmp_path,
+                                                                       monkeypatch):
+    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))
+    X, y, vocabulary, test_rows = corpus
+    sizes = (5, 20, ALL_WORDS)
+    sweep = vocabulary_sweep(X, y, vocabulary, feature_sets={"frequency": ("frequency", None)},
+                             sizes=sizes, label_sizes=(1, 3), seeds=(0, 1), test_rows=test_rows,
+                             n_unlabeled=100, progress=False, alpha="chosen",
+                             alpha_grid=(1.0, 0.1), max_iter=2)
+    assert np.all(np.isnan(sweep.loo[0, 0]))  # one labeled document per class: no LOO
+    for seed in (0, 1):
+        split = split_labeled(y, 3, per_class=True, n_unlabeled=100, test_rows=test_rows,
+                              random_state=seed)
+        ranking = select_features(X[split.train], "frequency", None,
+                                  y=split.semi_supervised_targets(y))
+        expected = []
+        for k, size in enumerate(sizes):
+            cols = np.sort(ranking if size == ALL_WORDS else ranking[:size])
+            X_lab = X[split.labeled][:, cols].toarray()
+            expected.append(brute_force_loo(X_lab, y[split.labeled], sweep.alpha[0, 1, k, seed])
+                            / len(split.labeled))
+        np.testing.assert_allclose(sweep.loo[0, 1, :, seed], expected, rtol=1e-9)
+        assert sweep.chosen_size("frequency", 3)[seed] == int(np.argmax(expected))
+    nb, em = sweep.at_chosen_size("frequency", 3)
+    chosen = sweep.chosen_size("frequency", 3)
+    np.testing.assert_array_equal(em, [sweep.em_accuracy[0, 1, chosen[s], s] for s in (0, 1)])
+    np.testing.assert_array_equal(nb, [sweep.nb_accuracy[0, 1, chosen[s], s] for s in (0, 1)])
+    with pytest.raises(ValueError, match="no leave-one-out score with 1 labeled document"):
+        sweep.chosen_size("frequency", 1)

@@ -127,7 +127,7 @@ def test_astray_explorer_replays_both_runs():
     assert np.isnan(markers[1].get_ydata()[0])  # the word is not in the second feature set
     # the word table: each run's top words of class 0 at iteration 3, misleading ones coloured
     texts = [text.get_text() for text in word_ax.texts]
-    assert texts[:2] == ["all words, iteration 3", "without 24, iteration 3"]
+    assert texts[:2] == ["all words\niteration 3", "without 24\niteration 3"]
     cells = word_ax.texts[2:]
     for column, run in enumerate(runs.values()):
         words, misleading = class_top_words(run, vocabulary, 0, k=12)

@@ -26,12 +26,12 @@ from ..em import SemiSupervisedNB, accuracy_by_iteration
 from ..feature_selection import METHODS, resolve_stop_words, select_features
 from ..feature_selection_astray import AstrayRun
 from ..splits import split_labeled
-from ..tuning import ALPHA_GRID, choose_alpha
+from ..tuning import ALPHA_GRID, choose_alpha, loo_log_likelihood
 from ..validation import check_choice, check_int, check_number
 from ..words import log_odds_pair
 from .runner import run_jobs
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 ALL_WORDS = 0  # in ``sizes``: every word of the feature set
 
 
@@ -61,6 +61,11 @@ class VocabularySweep:
         The smoothing NB and EM used: with ``alpha="chosen"``, picked on the labeled documents
         of those columns (:func:`sslviz.tuning.choose_alpha`), so a larger vocabulary does not
         silently carry more smoothing mass.
+    loo : ndarray of shape (n_sets, n_label_sizes, n_sizes, n_seeds)
+        Naive Bayes' leave-one-out log-likelihood of the labels
+        (:func:`sslviz.tuning.loo_log_likelihood`) at the α used, per labeled document: a score
+        of each vocabulary size computed on the labeled documents alone. NaN when a class has
+        fewer than two labeled documents.
     """
 
     feature_sets: tuple
@@ -72,6 +77,7 @@ class VocabularySweep:
     em_accuracy: np.ndarray
     top_words: np.ndarray
     alpha: np.ndarray | None = None
+    loo: np.ndarray | None = None
 
     def at(self, feature_set, n_labeled):
         """(NB, EM) accuracies of one feature set and labeled-set size, each (n_sizes, n_seeds)."""
@@ -84,6 +90,26 @@ class VocabularySweep:
         over the sizes, for one feature set and labeled-set size."""
         nb, em = self.at(feature_set, n_labeled)
         return tuple(float(np.ptp(a.mean(axis=1))) for a in (nb, em))
+
+    def chosen_size(self, feature_set, n_labeled):
+        """Per seed, the index of the vocabulary size with the best leave-one-out
+        log-likelihood on the labeled documents (:attr:`loo`); ties go to the smaller size.
+
+        Raises ``ValueError`` when a class has fewer than two labeled documents.
+        """
+        i = self._index(self.feature_sets, feature_set, "feature set")
+        j = self._index(self.label_sizes.tolist(), n_labeled, "labeled-set size")
+        scores = self.loo[i, j]  # (n_sizes, n_seeds)
+        if np.isnan(scores).any():
+            raise ValueError(f"no leave-one-out score with {n_labeled} labeled document(s) per "
+                             "class: a class needs at least 2")
+        return scores.argmax(axis=0)
+
+    def at_chosen_size(self, feature_set, n_labeled):
+        """(NB, EM) accuracies, (n_seeds,) each, at the size :meth:`chosen_size` picks."""
+        chosen = self.chosen_size(feature_set, n_labeled)
+        seeds = np.arange(len(self.seeds))
+        return tuple(a[chosen, seeds] for a in self.at(feature_set, n_labeled))
 
     def size_labels(self):
         """Tick labels of the vocabulary sizes ("all" for :data:`ALL_WORDS`)."""
@@ -110,8 +136,9 @@ def _sweep_job(X, y, vocabulary, specs, sizes, n_labeled, seed, *, test_rows, n_
 
     Returns
     -------
-    dict with ``"results"`` (n_sets, n_sizes, 4): words used, NB accuracy, EM accuracy, α used;
-    and ``"top_words"`` (n_sets, n_top): the first words of every ranking.
+    dict with ``"results"`` (n_sets, n_sizes, 5): words used, NB accuracy, EM accuracy, α used,
+    NB's leave-one-out log-likelihood per labeled document (NaN below 2 per class); and
+    ``"top_words"`` (n_sets, n_top): the first words of every ranking.
     """
     split = sweep_split(y, n_labeled, seed, test_rows=test_rows, n_unlabeled=n_unlabeled)
     y_train = split.semi_supervised_targets(y)
@@ -120,7 +147,7 @@ def _sweep_job(X, y, vocabulary, specs, sizes, n_labeled, seed, *, test_rows, n_
     n_lab = len(split.labeled)
     params = {**em_params, "record": "summary"}
     alpha, grid = params.pop("alpha", 1.0), params.pop("alpha_grid", ALPHA_GRID)
-    results = np.zeros((len(specs), len(sizes), 4))
+    results = np.zeros((len(specs), len(sizes), 5))
     top = np.empty((len(specs), n_top), dtype=object)
     for s, (method, stop_words) in enumerate(specs):
         ranking = select_features(X_train, method, None, y=y_train, vocabulary=vocabulary,
@@ -135,7 +162,8 @@ def _sweep_job(X, y, vocabulary, specs, sizes, n_labeled, seed, *, test_rows, n_
                 Xs_train[:n_lab], y_train[:n_lab])
             em = SemiSupervisedNB(**{**params, "alpha": used}).fit(Xs_train, y_train)
             results[s, k] = (len(columns), np.mean(nb.predict(Xs_test) == y_test),
-                             np.mean(em.predict(Xs_test) == y_test), used)
+                             np.mean(em.predict(Xs_test) == y_test), used,
+                             _loo_per_document(Xs_train[:n_lab], y_train[:n_lab], used))
     return {"results": results, "top_words": top.astype(str)}
 
 
@@ -212,14 +240,22 @@ def vocabulary_sweep(X, y, vocabulary, *, feature_sets, sizes, label_sizes, seed
     outputs = run_jobs(_sweep_job, jobs, kind="feature_selection",
                        key=lambda job: {**common, **job}, shared=shared, use_cache=use_cache,
                        n_jobs=n_jobs, progress=progress, description=description)
-    # (label sizes, seeds, sets, sizes, 3) -> (sets, label sizes, sizes, seeds, 3)
+    # (label sizes, seeds, sets, sizes, 5) -> (sets, label sizes, sizes, seeds, 5)
     results = np.array([output["results"] for output in outputs])
-    results = results.reshape(len(label_sizes), len(seeds), len(names), len(sizes), 4)
+    results = results.reshape(len(label_sizes), len(seeds), len(names), len(sizes), 5)
     results = results.transpose(2, 0, 3, 1, 4)
     top = np.array([output["top_words"] for output in outputs])
     top = top.reshape(len(label_sizes), len(seeds), len(names), n_top).transpose(2, 0, 1, 3)
     return VocabularySweep(names, label_sizes, sizes, seeds, results[:, 0, :, 0, 0].astype(int),
-                           results[..., 1], results[..., 2], top, results[..., 3])
+                           results[..., 1], results[..., 2], top, results[..., 3],
+                           results[..., 4])
+
+
+def _loo_per_document(X_labeled, y_labeled, alpha):
+    """NB's leave-one-out log-likelihood per labeled document, NaN below 2 per class."""
+    if np.unique(y_labeled, return_counts=True)[1].min() < 2:
+        return np.nan
+    return loo_log_likelihood(X_labeled, y_labeled, alpha) / len(y_labeled)
 
 
 def _resolve_alpha(X_labeled, y_labeled, alpha, grid, seed):

@@ -187,7 +187,7 @@ def plot_class_intake(ax, run_names, class_names, target):
     ax.invert_yaxis()
     ax.set_xlabel(f"unlabeled documents EM puts in '{class_names[target]}'")
     ax.grid(alpha=0.3, axis="x")
-    ax.legend(loc="lower right", fontsize=9)
+    ax.legend(loc="best", fontsize=9)  # placed at draw time, clear of the bars and counts
     return {"bars": bars, "labels": labels, "target": target}
 
 
@@ -265,7 +265,7 @@ def plot_word_paths(ax, word_paths, neighbour_paths, *, ylabel, title):
     artists = plot_association_paths(ax, {**word_paths, **neighbour_paths}, styles=styles,
                                      colors=colors, widths={label: 3.0 for label in word_paths})
     ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8, loc="lower right", ncols=2)
+    ax.legend(fontsize=8, loc="best", ncols=2)
     ax.set_title(title, fontsize=11)
     return artists
 
@@ -282,7 +282,7 @@ def plot_run_accuracies(ax, accuracies):
         curves[name] = plot_iteration_curve(ax, np.asarray(accuracy) * 100, label=name,
                                             ylabel="test accuracy (%)", color=DARK_GREY)
         curves[name]["line"].set_linestyle(style)
-    ax.legend(loc="lower right")
+    ax.legend(loc="best")
     ax.set_title("test accuracy after each iteration", fontsize=11)
     return curves
 

@@ -225,6 +225,9 @@ def astray_explorer(runs, X, vocabulary, class_names, *, word, target, neighbour
         accuracy = plot_run_accuracies(accuracy_ax, {name: runs[name].test_accuracy
                                                      for name in names})
         table = plot_word_columns(word_ax, len(names), k, fontsize=10)
+        for header in table["headers"]:  # two-line headers (run, iteration) grow upwards
+            header.set_verticalalignment("bottom")
+            header.set_y(0.75)
     xmax = 1.08 * max(pull.assigned_by_truth.sum(axis=1).max() for pull in pulls.values())
 
     def update(values):
@@ -236,7 +239,7 @@ def astray_explorer(runs, X, vocabulary, class_names, *, word, target, neighbour
         update_association_paths(paths, t)
         for curve in accuracy.values():
             update_iteration_marker(curve, t)
-        update_flagged_word_columns(table, [f"{name}, iteration {t}" for name in names],
+        update_flagged_word_columns(table, [f"{name}\niteration {t}" for name in names],
                                     [tables[name][0][t] for name in names],
                                     [tables[name][1][t] for name in names])
 
