@@ -25,7 +25,7 @@ from sslviz.plots.bootstrapping import (
     plot_self_training_points,
     update_self_training_points,
 )
-from sslviz.plots.common import WRONG
+from sslviz.plots.common import BLACK
 from sslviz.self_training import SelfTraining, labels_at_iteration, pseudo_label_correctness
 from sslviz.splits import split_labeled
 from sslviz.widgets.bootstrapping import stepper_explorer, threshold_explorer
@@ -187,7 +187,7 @@ def test_stepper_shows_the_rows_added_at_each_iteration(stepper, blobs):
         assert f"test accuracy {accuracy:.1%}" in points_ax.get_title()
     assert stepper.caption.value == (f"iteration={model.n_iter_}, threshold=0.7, seed=0, "
                                      "n_labeled=2")
-    assert same_color(wrong.get_facecolor()[0], WRONG)
+    assert same_color(wrong.get_facecolor()[0], BLACK)  # readable on both classes' shading
     assert_exports(stepper, "02_bootstrapping-stepper")
 
 
