@@ -9,12 +9,14 @@ from matplotlib.figure import Figure
 from sklearn.datasets import make_blobs, make_moons
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import MultinomialNB
+from sklearn.semi_supervised import SelfTrainingClassifier
 from synthetic import topic_corpus
 
 from sslviz.experiments.bootstrapping import (
     SelfTrainingRun2D,
     iteration_picture,
     runs_2d,
+    seed_threshold_table,
     self_training_run,
     self_training_runs,
 )
@@ -25,7 +27,7 @@ from sslviz.plots.bootstrapping import (
     plot_self_training_points,
     update_self_training_points,
 )
-from sslviz.plots.common import WRONG
+from sslviz.plots.common import BLACK
 from sslviz.self_training import SelfTraining, labels_at_iteration, pseudo_label_correctness
 from sslviz.splits import split_labeled
 from sslviz.widgets.bootstrapping import stepper_explorer, threshold_explorer
@@ -187,7 +189,7 @@ def test_stepper_shows_the_rows_added_at_each_iteration(stepper, blobs):
         assert f"test accuracy {accuracy:.1%}" in points_ax.get_title()
     assert stepper.caption.value == (f"iteration={model.n_iter_}, threshold=0.7, seed=0, "
                                      "n_labeled=2")
-    assert same_color(wrong.get_facecolor()[0], WRONG)
+    assert same_color(wrong.get_facecolor()[0], BLACK)  # readable on both classes' shading
     assert_exports(stepper, "02_bootstrapping-stepper")
 
 
@@ -427,3 +429,35 @@ def test_threshold_explorer_fits_the_next_settings_while_idle(text_runs, monkeyp
                      test_rows=test_rows, threshold=0.5, max_iter=5)
     [line] = [ln for ln in explorer.figure.axes[0].get_lines() if ln.get_label() == "0.5"]
     np.testing.assert_allclose(line.get_ydata(), fresh.test_accuracy * 100)
+
+
+def test_seed_threshold_table_against_scikit_learns_self_training(tmp_path, monkeypatch):
+    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))
+    X, y = make_moons(120, noise=0.2, random_state=0)
+    X_test, y_test = make_moons(200, noise=0.2, random_state=1)
+    base = LogisticRegression()
+    table = seed_threshold_table(X, y, base, X_test=X_test, y_test=y_test, seeds=[0, 4],
+                                 thresholds=[0.6, 0.8], n_labeled=3, max_iter=10)
+    assert table.end.shape == table.n_wrong.shape == (2, 2)
+    for i, threshold in enumerate([0.6, 0.8]):
+        for j, seed in enumerate([0, 4]):
+            split = split_labeled(y, 3, per_class=True, random_state=seed)
+            y_semi = split.semi_supervised_targets(y)
+            direct = SelfTrainingClassifier(base, threshold=threshold, max_iter=10)
+            direct.fit(X[split.train], y_semi)
+            given = base.fit(X[split.labeled], y[split.labeled])
+            assert table.start[j] == pytest.approx(np.mean(given.predict(X_test) == y_test))
+            assert table.end[i, j] == pytest.approx(np.mean(direct.predict(X_test) == y_test))
+            pseudo = direct.labeled_iter_ > 0
+            assert table.n_pseudo[i, j] == pseudo.sum()
+            assert table.n_wrong[i, j] == np.sum(direct.transduction_[pseudo]
+                                                 != y[split.train][pseudo])
+            assert table.n_first[i, j] == np.sum(direct.labeled_iter_ == 1)
+    np.testing.assert_allclose(table.gain, table.end - table.start)
+    assert table.row(0.8) == 1
+    with pytest.raises(ValueError, match="was not run"):
+        table.row(0.7)
+    again = seed_threshold_table(X, y, base, X_test=X_test, y_test=y_test, seeds=[0, 4],
+                                 thresholds=[0.6, 0.8], n_labeled=3, max_iter=10)
+    np.testing.assert_array_equal(again.end, table.end)  # read back from the cache
+    assert any(tmp_path.rglob("*"))

@@ -288,3 +288,72 @@ def test_word_box_typo_is_not_exported_under_the_typed_name(_figures_dir):
     assert not any("nosuchword" in path.name for path in _figures_dir.iterdir())
     explorer.controls["words"].value = "b1"
     assert click_export(explorer).startswith("Saved ")
+
+
+# -- control labels that are never cut ------------------------------------------------------------
+def _lecture_descriptions():
+    """``(module, widget class name, description)`` of every control a lecture's widget module
+    builds with a literal description (read from the source, so a new label is covered too)."""
+    import ast
+    from pathlib import Path
+
+    import sslviz.widgets
+
+    found = []
+    for path in sorted(Path(sslviz.widgets.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "widgets"):
+                continue
+            for keyword in node.keywords:
+                if keyword.arg == "description" and isinstance(keyword.value, ast.Constant):
+                    found.append((path.stem, node.func.attr, keyword.value.value))
+    return found
+
+
+def test_the_source_scan_finds_the_long_labels_of_the_lectures():
+    labels = {description for _, _, description in _lecture_descriptions()}
+    assert {"labeled/class", "labeled share", "labeled docs", "smoothing α"} <= labels
+
+
+def test_no_lecture_control_label_is_wider_than_the_width_it_is_given():
+    from sslviz.widgets.base import allotted_px, description_px, shows_description_label
+
+    controls = {}
+    for module, kind, description in _lecture_descriptions():
+        control = getattr(widgets, kind)(description=description) \
+            if kind not in ("SelectionSlider", "SelectionRangeSlider") \
+            else getattr(widgets, kind)(options=[1, 2], description=description)
+        if shows_description_label(control):
+            controls[f"{module}:{description}"] = control
+    cut_by_default = [k for k, c in controls.items() if description_px(c.description) > 80]
+    assert cut_by_default, "the test needs labels that ipywidgets' 80 px would cut"
+    Explorer("t", Figure(figsize=(2, 1)), controls, lambda values: None)
+    too_wide = {k: (description_px(c.description), allotted_px(c)) for k, c in controls.items()
+                if description_px(c.description) > allotted_px(c)}
+    assert not too_wide
+
+
+def test_only_labels_that_would_be_cut_are_widened():
+    from sslviz.widgets.base import DESCRIPTION_PX, allotted_px, description_px
+
+    short = widgets.IntSlider(description="seed")
+    long = widgets.IntSlider(description="labeled/class")
+    narrow = widgets.Dropdown(description="labeled docs", style={"description_width": "40px"})
+    play = widgets.Play(description="a long description Play never shows")
+    Explorer("t", Figure(figsize=(2, 1)), {"a": short, "b": long, "c": narrow}, lambda v: None,
+             extra_controls=[play])
+    assert allotted_px(short) == DESCRIPTION_PX and short.style.description_width == ""
+    assert long.style.description_width == narrow.style.description_width == "initial"
+    assert description_px("labeled/class") > DESCRIPTION_PX > description_px("seed")
+    assert play.style.description_width == ""
+
+
+def test_allotted_width_reads_pixels_ems_and_initial_and_refuses_the_rest():
+    from sslviz.widgets.base import allotted_px
+
+    assert allotted_px(widgets.IntSlider(style={"description_width": "120px"})) == 120
+    assert allotted_px(widgets.IntSlider(style={"description_width": "10em"})) == 130
+    assert allotted_px(widgets.IntSlider(style={"description_width": "initial"})) == np.inf
+    with pytest.raises(ValueError, match="cannot tell how wide"):
+        allotted_px(widgets.IntSlider(style={"description_width": "30%"}))

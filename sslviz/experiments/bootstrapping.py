@@ -5,6 +5,8 @@ with a full trace (:class:`sslviz.self_training.SelfTraining`) and scores every 
 classifier on test rows; the explorers ask for runs through small in-memory caches
 (:func:`self_training_runs`, :func:`runs_2d`), so each setting is fitted once. Cost: one
 self-training fit per run, plus (2-D runs) one ``predict_proba`` on a grid per iteration shown.
+:func:`seed_threshold_table` runs the 2-D loop over seeds x thresholds (cached on disk), so that
+a lecture shows how typical the run it steps through is.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 from sklearn.base import clone
 from threadpoolctl import threadpool_limits
 
+from ..cache import data_digest
 from ..grids import decision_grid, grid_extent
 from ..self_training import (
     PseudoLabelReport,
@@ -26,6 +29,9 @@ from ..self_training import (
 )
 from ..splits import split_labeled
 from ..tuning import choose_alpha
+from .runner import run_jobs
+
+TABLE_VERSION = 1  # part of seed_threshold_table's cache key: bump it when a run's result changes
 
 
 # -- seeded runs on a corpus ---------------------------------------------------------------------
@@ -201,3 +207,77 @@ def runs_2d(X, y, estimator, *, X_test, y_test, max_iter, resolution):
                                  y_test=y_test, resolution=resolution)
 
     return run
+
+
+# -- how typical one 2-D run is: every seed at every threshold -----------------------------------
+@dataclass(frozen=True)
+class SeedThresholdTable:
+    """Self-training on 2-D points for every (threshold, seed): where each run starts and ends.
+
+    Arrays indexed ``[threshold, seed]`` unless said otherwise; accuracies on the test points.
+    """
+
+    thresholds: np.ndarray  # (n_thresholds,)
+    seeds: np.ndarray  # (n_seeds,)
+    start: np.ndarray  # (n_seeds,) the supervised start (iteration 0; the same at every threshold)
+    end: np.ndarray  # accuracy of the last model
+    n_first: np.ndarray  # pseudo-labels added at iteration 1
+    n_pseudo: np.ndarray  # pseudo-labels at the end
+    n_wrong: np.ndarray  # wrong ones among them
+
+    @property
+    def gain(self):
+        """``end - start``, shape (n_thresholds, n_seeds)."""
+        return self.end - self.start[None, :]
+
+    def row(self, threshold):
+        """Index of ``threshold`` in :attr:`thresholds` (a clear error if it was not run)."""
+        matches = np.flatnonzero(np.isclose(self.thresholds, threshold))
+        if len(matches) == 0:
+            raise ValueError(f"threshold {threshold} was not run; the table has "
+                             f"{self.thresholds.tolist()}")
+        return int(matches[0])
+
+
+def seed_threshold_table(X, y, estimator, *, X_test, y_test, seeds, thresholds, n_labeled=2,
+                         max_iter=30, use_cache=True, n_jobs=None):
+    """Self-train ``estimator`` from ``n_labeled`` points per class for every seed and threshold.
+
+    Each seed draws the labeled points (:func:`sslviz.splits.split_labeled`, ``per_class``) from
+    ``X, y`` as the stepper does; every run is cached on disk (:func:`runner.run_jobs`).
+
+    Returns
+    -------
+    SeedThresholdTable
+    """
+    seeds = np.asarray(list(seeds), dtype=int)
+    thresholds = np.asarray(thresholds, dtype=float)
+    if len(seeds) == 0 or len(thresholds) == 0:
+        raise ValueError("seed_threshold_table needs at least one seed and one threshold")
+    digest = data_digest(np.asarray(X, dtype=float), np.asarray(y), np.asarray(X_test, dtype=float),
+                         np.asarray(y_test))
+    jobs = [{"threshold": float(t), "seed": int(s)} for t in thresholds for s in seeds]
+    fixed = {"n_labeled": int(n_labeled), "max_iter": int(max_iter), "estimator": repr(estimator)}
+    results = run_jobs(_table_cell, jobs, kind="bootstrapping_2d",
+                       shared={"X": X, "y": y, "X_test": X_test, "y_test": y_test,
+                               "estimator": estimator, "n_labeled": n_labeled,
+                               "max_iter": max_iter},
+                       key=lambda job: {**job, **fixed, "data": digest, "version": TABLE_VERSION},
+                       use_cache=use_cache, n_jobs=n_jobs, progress=False)
+    shape = (len(thresholds), len(seeds))
+    field = {name: np.array([float(r[name]) for r in results]).reshape(shape)
+             for name in ("start", "end", "n_first", "n_pseudo", "n_wrong")}
+    return SeedThresholdTable(thresholds, seeds, field["start"][0], field["end"],
+                              *(field[n].astype(int) for n in ("n_first", "n_pseudo", "n_wrong")))
+
+
+def _table_cell(X, y, X_test, y_test, estimator, n_labeled, max_iter, threshold, seed):
+    split = split_labeled(y, n_labeled, per_class=True, random_state=seed)
+    with threadpool_limits(1):
+        model = SelfTraining(estimator, threshold=threshold, max_iter=max_iter)
+        model.fit(X[split.train], split.semi_supervised_targets(y))
+        accuracy = accuracy_by_iteration(model, X_test, y_test)
+    report = pseudo_label_correctness(model, np.asarray(y)[split.train])
+    return {"start": accuracy[0], "end": accuracy[-1],
+            "n_first": report.n_added[1] if len(report.n_added) > 1 else 0,
+            "n_pseudo": report.pool_size[-1], "n_wrong": np.sum(report.n_wrong_added)}

@@ -31,6 +31,10 @@ PSEUDO_LABELED = MID_GREY  # legend swatch of pseudo-labeled points (their fill 
 HIGHLIGHT = GREY  # the span marking the current iteration
 X_LABEL = "self-training iteration"
 
+WRONG_MARK = BLACK
+"""Colour of the crosses on wrong pseudo-labels in the 2-D picture: black reads on either class's
+shading, where vermillion was hard to tell from the orange class (the bars keep ``WRONG``)."""
+
 
 def confidence_image(proba, colors=CLASS_COLORS, *, strength=0.55):
     """RGBA image of a probability grid: the predicted class's colour, faded by uncertainty.
@@ -88,7 +92,7 @@ def plot_self_training_points(ax, X, extent, *, n_classes=2, colors=CLASS_COLORS
         "new": ax.scatter(*empty.T, s=size * 2.2, edgecolors=BLACK, linewidths=1.6, zorder=4),
         "given": ax.scatter(*empty.T, s=size * 5, marker="*", edgecolors=BLACK,
                             linewidths=1.0, zorder=5),
-        "wrong": ax.scatter(*empty.T, s=size * 2.5, marker="x", color=WRONG, linewidths=2.2,
+        "wrong": ax.scatter(*empty.T, s=size * 2.5, marker="x", color=WRONG_MARK, linewidths=2.2,
                             zorder=6),
         "boundary": None,
         "previous": None,
@@ -115,7 +119,8 @@ def _legend_handles(names, colors):
                label="pseudo-labeled earlier"),
         Line2D([], [], marker="o", linestyle="", markersize=8, color=PSEUDO_LABELED,
                markeredgecolor=BLACK, markeredgewidth=1.6, label="added at this iteration"),
-        Line2D([], [], marker="x", linestyle="", markersize=9, color=WRONG, markeredgewidth=2.2,
+        Line2D([], [], marker="x", linestyle="", markersize=9, color=WRONG_MARK,
+               markeredgewidth=2.2,
                label="wrong pseudo-label"),
         Line2D([], [], marker="o", linestyle="", markersize=4, color=GREY, label="unlabeled"),
         Line2D([], [], color=BLACK, linewidth=2, label="decision boundary"),

@@ -10,8 +10,10 @@ Browser tests and the figure-export command find explorers by CSS classes: the e
 ``sslviz-explorer``, its main control (the one a lecture drags first: the labeled-set size where
 there is one, else the iteration stepper) ``sslviz-main``, the figure ``sslviz-figure``, the
 caption ``sslviz-caption``, the error area ``sslviz-error`` and the export control
-``sslviz-export``. Every explorer created in a kernel is remembered (weakly) so that
-:func:`export_explorers` can save them all.
+``sslviz-export``. A control whose description would not fit ipywidgets' label width is given the
+width of its text (:func:`fit_descriptions`), so that no label is cut on screen or on a slide.
+Every explorer created in a kernel is remembered (weakly) so that :func:`export_explorers` can
+save them all.
 
 The projector style (:func:`sslviz.export.use_projector_style`) is read when an explorer is
 created; its factory draws the figure inside :func:`sslviz.export.style_context`, and every later
@@ -23,11 +25,14 @@ from __future__ import annotations
 import contextlib
 import html
 import io
+import re
 import time
 import weakref
+from functools import lru_cache
 
 import ipywidgets as widgets
 import matplotlib as mpl
+from ipywidgets.widgets.widget_description import DescriptionWidget
 from matplotlib.figure import Figure
 
 from ..export import (
@@ -45,6 +50,11 @@ _NO_AUTOMATIC_LAYOUT = {"figure.autolayout": False, "figure.constrained_layout.u
 DRAW_AHEAD = 6
 """Frames drawn ahead around the one on screen (three steps each way along a replay slider):
 enough to stay ahead of Play and of a drag, few enough that an idle kernel is soon idle again."""
+DESCRIPTION_PX = 80
+"""ipywidgets' label width (``--jp-widgets-inline-label-width``), in CSS pixels."""
+DESCRIPTION_FONT_PX = 13
+"""The widgets' font size (``--jp-widgets-font-size``), in CSS pixels."""
+_DESCRIPTION_MARGIN_PX = 10  # the label's right padding and a little slack
 _LIVE = weakref.WeakValueDictionary()  # creation order -> explorer
 _created = 0
 
@@ -94,6 +104,7 @@ class Explorer(widgets.VBox):
         self._replay = replay_controls(self.controls)
         self._ahead = 0  # number of the current chain of frames drawn ahead
         self.export = export_control(self.figure_on_screen, name, self.params)
+        fit_descriptions(list(extra_controls) + list(self.controls.values()))
         control_box = widgets.HBox(list(extra_controls) + list(self.controls.values()),
                                    layout=widgets.Layout(flex_flow="row wrap"))
         super().__init__([control_box, self.image, self.caption, self.error, self.export])
@@ -291,6 +302,56 @@ def _main_control(controls, main):
     if not controls:
         raise ValueError("an explorer needs at least one control")
     return next((key for key in MAIN_CONTROL_PREFERENCE if key in controls), next(iter(controls)))
+
+
+# -- control labels that are never cut ---------------------------------------------------------
+@lru_cache(maxsize=256)
+def description_px(text):
+    """Width in CSS pixels that a control's description needs at the widgets' font size.
+
+    Measured in DejaVu Sans, which is wider than the sans-serif fonts browsers show widgets in,
+    so the estimate errs on the long side; plus the label's padding.
+    """
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+
+    font = FontProperties(family="DejaVu Sans", size=DESCRIPTION_FONT_PX)
+    width = text_to_path.get_text_width_height_descent(text, font, ismath=False)[0]
+    return float(width) + _DESCRIPTION_MARGIN_PX
+
+
+def allotted_px(control):
+    """The width ipywidgets gives ``control``'s description, in CSS pixels (``inf``: as wide as
+    its text, for ``"initial"`` or ``"auto"``)."""
+    width = str(getattr(control.style, "description_width", "") or "").strip()
+    if width in ("initial", "auto", "max-content"):
+        return float("inf")
+    if not width:
+        return float(DESCRIPTION_PX)
+    match = re.fullmatch(r"([\d.]+)\s*(px|em)", width)
+    if match is None:
+        raise ValueError(f"cannot tell how wide description_width={width!r} is")
+    return float(match.group(1)) * (DESCRIPTION_FONT_PX if match.group(2) == "em" else 1)
+
+
+def shows_description_label(control):
+    """True for controls whose description is a label beside them that ipywidgets may cut
+    (sliders, dropdowns, text boxes; not buttons, check boxes or Play, which size their own)."""
+    own_size = (widgets.Button, widgets.ToggleButton, widgets.Checkbox, widgets.Play)
+    return (isinstance(control, DescriptionWidget) and not isinstance(control, own_size)
+            and bool(getattr(control, "description", "")))
+
+
+def fit_descriptions(controls):
+    """Widen every description of ``controls`` that its label width would cut to its text.
+
+    ``style.description_width = "initial"`` lets the label take the width of its text; labels
+    that fit already keep ipywidgets' common width, so short ones stay aligned.
+    """
+    for control in controls:
+        if shows_description_label(control) and \
+                allotted_px(control) < description_px(control.description):
+            control.style.description_width = "initial"
 
 
 # -- the controls and the figure every lecture builds -------------------------------------------
