@@ -45,6 +45,9 @@ class Claim:
     holds: bool
     numbers: dict
 
+    def _ipython_display_(self):
+        """Shown as nothing: :func:`claim` printed it already (a cell may end with the call)."""
+
     def report(self, digits=1):
         """The printed form: the statement, one line per number, the verdict."""
         lines = [f"claim: {self.statement}"]

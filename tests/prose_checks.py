@@ -45,9 +45,17 @@ _REFERENCE = re.compile(rf"\b(?:{_REFERENCE_WORDS})\s*\d+(?:\.\d+)*"
 _NUMBER = re.compile(r"(?<![\w.])[+\-−]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])")
 
 
+_PACING_ROWS = re.compile(r"^\|\s*section\s*\|\s*minutes\s*\|\s*path\s*\|.*?(?=^[^|]|\Z)",
+                          re.IGNORECASE | re.MULTILINE | re.DOTALL)
+
+
 def markdown_numbers(source):
-    """The numbers of one markdown cell that must be printed, as strings (e.g. ``"87.7"``)."""
-    text = _PAPER_SPAN.sub(" ", source)
+    """The numbers of one markdown cell that must be printed, as strings (e.g. ``"87.7"``).
+
+    The pacing table (``| section | minutes | path |``) is planning, not a result: exempt.
+    """
+    text = _PACING_ROWS.sub(" ", source)
+    text = _PAPER_SPAN.sub(" ", text)
     text = _CODE.sub(" ", _MATH.sub(" ", text))
     text = _TAG.sub(" ", _LINK_TARGET.sub(" ", text))
     text = _REFERENCE.sub(" ", _NAMES.sub(" ", text))

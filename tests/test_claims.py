@@ -36,3 +36,11 @@ def test_the_verdict_must_be_one_bool(holds):
 def test_the_statement_must_be_text():
     with pytest.raises(ValueError, match="statement must be a non-empty str"):
         claim("  ", True)
+
+
+def test_a_claim_at_the_end_of_a_cell_shows_nothing_more(capsys):
+    from IPython.core.formatters import DisplayFormatter
+
+    result = claim("two is more", True)
+    data, _ = DisplayFormatter().format(result)
+    assert data == {}  # a notebook shows the printed report only, no Claim(...) repr

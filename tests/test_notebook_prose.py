@@ -57,6 +57,12 @@ def test_prose_numbers_skip_references_names_math_code_and_paper_quotes():
     assert markdown_numbers(text) == ["87.7", "2,500"]
 
 
+def test_the_pacing_tables_minutes_are_not_results():
+    text = ("Intro 87.7.\n\n| section | minutes | path |\n|---|---|---|\n| 1. Why | 15 | core |\n"
+            "| 2. More | 25 | going further |\n\nAfter the table: 42 posts.")
+    assert markdown_numbers(text) == ["87.7", "42"]
+
+
 def test_a_number_is_printed_only_as_a_whole_number():
     assert is_printed("87.7", "accuracy 87.7 %")
     assert not is_printed("87.7", "accuracy 187.75 %")
