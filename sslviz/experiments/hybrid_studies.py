@@ -12,11 +12,12 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_validate
 from sklearn.naive_bayes import MultinomialNB
 
 from ..cache import data_digest
 from ..entropy_reg import EntropyRegularizedLR
-from ..tuning import choose_alpha
+from ..tuning import best_index, choose_alpha, held_out_log_likelihood, labeled_folds
 from .hybrid import (
     C_GRID,
     CACHE_VERSION,
@@ -41,8 +42,9 @@ from .runner import run_jobs
 # -- MLR/MER on its own: every λ of the grid, one job per (seed, λ) ----------------------------
 def mer_point(X, y, n_labeled, seed, weight, *, test_rows=None, n_test=None, n_unlabeled):
     """MLR/MER at one λ on one evaluation set: exactly what :func:`evaluate_split` computes for
-    that λ (MLR's C by cv, then the :data:`MER_FOLDS`-fold cv accuracy, the test accuracy, the
-    unlabeled rows' class shares), so that the λ grid can be spread over processes."""
+    that λ (MLR's C by cv, then the :data:`MER_FOLDS`-fold cv log-likelihood that chooses λ, the
+    cv accuracy beside it, the test accuracy, the unlabeled rows' class shares), so that the λ
+    grid can be spread over processes."""
     split = evaluation_split(y, n_labeled, seed, test_rows=test_rows, n_test=n_test,
                              n_unlabeled=n_unlabeled)
     F_train, y_train = lr_features(X[split.train]), split.semi_supervised_targets(y)
@@ -51,15 +53,20 @@ def mer_point(X, y, n_labeled, seed, weight, *, test_rows=None, n_test=None, n_u
                           {"C": list(C_GRID)}, F_train[:, seen], y_train,
                           random_state=seed).value
     template = EntropyRegularizedLR(C=C, entropy_weight=weight, record="summary")
-    cv = choose_on_labeled(template, {"entropy_weight": [weight]}, F_train, y_train,
-                           cv=MER_FOLDS, random_state=seed, semi_supervised=True).scores[0]
+    # the folds and score of choose_on_labeled (so λ is chosen as the table chooses it), and
+    # the accuracy of the same fits
+    folds = labeled_folds(y_train, MER_FOLDS, random_state=seed, include_unlabeled=True,
+                          allow_unstratified=True)
+    cv = cross_validate(template, F_train, y_train, cv=folds, error_score=-np.inf,
+                        scoring={"loglik": held_out_log_likelihood, "accuracy": "accuracy"})
     model = clone(template).fit(F_train, y_train)
     test = float(np.mean(model.predict(lr_features(X[split.test])) == y[split.test]))
     n_classes = int(y.max()) + 1
     shares = np.full(n_classes, np.nan)
     shares[model.classes_] = model.trace_[-1].unlabeled_shares
-    return {"C": np.float64(C), "cv_accuracy": np.float64(cv), "test_accuracy": np.float64(test),
-            "shares": shares}
+    return {"C": np.float64(C), "cv_score": np.float64(cv["test_loglik"].mean()),
+            "cv_accuracy": np.float64(cv["test_accuracy"].mean()),
+            "test_accuracy": np.float64(test), "shares": shares}
 
 
 @dataclass(frozen=True)
@@ -71,19 +78,25 @@ class MerStudy:
     weights: tuple
     seeds: np.ndarray
     C: np.ndarray  # (n_seeds,)
-    cv_accuracy: np.ndarray  # (n_seeds, n_weights)
+    cv_score: np.ndarray  # (n_seeds, n_weights) cv log-likelihood per labeled row (chooses λ)
+    cv_accuracy: np.ndarray  # (n_seeds, n_weights) cv accuracy of the same fits
     test_accuracy: np.ndarray  # (n_seeds, n_weights)
     shares: np.ndarray  # (n_seeds, n_weights, n_classes): unlabeled rows per predicted class
 
     @property
+    def chosen_index(self):
+        """Index of the λ chosen by cv log-likelihood per seed (ties: the middle one)."""
+        return np.array([best_index(scores) for scores in self.cv_score])
+
+    @property
     def chosen(self):
-        """λ chosen by cross-validation per seed (ties to the smaller λ), shape (n_seeds,)."""
-        return np.asarray(self.weights)[np.argmax(self.cv_accuracy, axis=1)]
+        """λ chosen by cross-validation per seed, shape (n_seeds,)."""
+        return np.asarray(self.weights)[self.chosen_index]
 
     @property
     def chosen_accuracy(self):
         """Test accuracy at the cross-validated λ, shape (n_seeds,)."""
-        return self.test_accuracy[np.arange(len(self.seeds)), np.argmax(self.cv_accuracy, axis=1)]
+        return self.test_accuracy[np.arange(len(self.seeds)), self.chosen_index]
 
 
 def mer_study(corpus, *, n_labeled, seeds, weights=MER_WEIGHTS, use_cache=True, n_jobs=None,
@@ -103,7 +116,8 @@ def mer_study(corpus, *, n_labeled, seeds, weights=MER_WEIGHTS, use_cache=True, 
         return values.reshape(len(seeds), len(weights), *values.shape[1:])
 
     return MerStudy(corpus.name, int(n_labeled), weights, seeds, stack("C")[:, 0],
-                    stack("cv_accuracy"), stack("test_accuracy"), stack("shares"))
+                    stack("cv_score"), stack("cv_accuracy"), stack("test_accuracy"),
+                    stack("shares"))
 
 
 def mer_study_text(study):
@@ -117,6 +131,8 @@ def mer_study_text(study):
                      f"{study.test_accuracy[i].max():.1%}; λ=1e-5 {study.test_accuracy[i, 0]:.1%}")
     largest = np.nanmax(study.shares, axis=2)
     lines.append(f"{'λ':>22} " + " ".join(f"{w:>6g}" for w in study.weights))
+    lines.append(f"{'cv log-lik (mean)':>22} " + " ".join(f"{v:>6.3f}"
+                                                         for v in study.cv_score.mean(0)))
     for label, values in (("cv accuracy (mean)", study.cv_accuracy.mean(0)),
                           ("test accuracy (mean)", study.test_accuracy.mean(0)),
                           ("largest share (mean)", largest.mean(0)),
@@ -140,12 +156,13 @@ def test_perplexity(X_train, y_train, X_test, y_test, alpha, *, n_classes):
 
 def perplexity_point(X, y, n_train, seed, *, test_rows=None, n_test=None, n_unlabeled,
                      giant_share=0.01):
-    """Test perplexity of NB trained on ``n_train`` labeled documents (α by the evidence), on
-    every test document and without the longest ``giant_share`` of them."""
+    """Test perplexity of NB trained on ``n_train`` labeled documents (α by
+    :func:`sslviz.tuning.choose_alpha`, as the tables' NB), on every test document and without
+    the longest ``giant_share`` of them."""
     split = evaluation_split(y, n_train, seed, test_rows=test_rows, n_test=n_test,
                              n_unlabeled=n_unlabeled)
     X_lab, y_lab = X[split.labeled], y[split.labeled]
-    alpha = choose_alpha(X_lab, y_lab, method="evidence").value
+    alpha = choose_alpha(X_lab, y_lab).value
     X_test, y_test = X[split.test], y[split.test]
     lengths = np.asarray(X_test.sum(axis=1)).ravel()
     n_giant = int(np.ceil(giant_share * len(lengths)))
@@ -154,7 +171,8 @@ def perplexity_point(X, y, n_train, seed, *, test_rows=None, n_test=None, n_unla
     return {"perplexity": np.array([
         test_perplexity(X_lab, y_lab, X_test, y_test, alpha, n_classes=n_classes),
         test_perplexity(X_lab, y_lab, X_test[keep], y_test[keep], alpha, n_classes=n_classes)]),
-        "giant_token_share": np.float64(1 - lengths[keep].sum() / lengths.sum())}
+        "giant_token_share": np.float64(1 - lengths[keep].sum() / lengths.sum()),
+        "alpha": np.float64(alpha)}
 
 
 @dataclass(frozen=True)
@@ -163,6 +181,13 @@ class PerplexityCurve:
     sizes: np.ndarray
     perplexity: np.ndarray  # (n_sizes, n_seeds, 2): all test documents, without giant ones
     giant_token_share: float  # share of test tokens in the longest 1% of test documents
+    alpha: np.ndarray  # (n_sizes, n_seeds) NB's α
+    n_words: int  # vocabulary size V (a uniform word distribution has perplexity V)
+
+    @property
+    def relative(self):
+        """Mean perplexity over seeds divided by V, shape (n_sizes, 2)."""
+        return self.perplexity.mean(axis=1) / self.n_words
 
 
 def perplexity_curve(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progress=True):
@@ -174,7 +199,8 @@ def perplexity_curve(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progr
                            n_jobs=n_jobs, progress=progress)
     perplexity = np.array([r["perplexity"] for r in results]).reshape(len(sizes), len(seeds), 2)
     share = float(np.mean([r["giant_token_share"] for r in results]))
-    return PerplexityCurve(corpus.name, sizes, perplexity, share)
+    alpha = np.array([r["alpha"] for r in results]).reshape(len(sizes), len(seeds))
+    return PerplexityCurve(corpus.name, sizes, perplexity, share, alpha, int(corpus.X.shape[1]))
 
 
 # -- the paper-scale command ---------------------------------------------------------------------
@@ -217,11 +243,16 @@ PERPLEXITY_SIZES = {"reuters": (10, 30, 100, 300, 985), "webkb": (10, 30, 100, 3
 
 
 def perplexity_text(curve):
-    """Figure 2 as text: mean perplexity over seeds, with and without the giant test documents."""
-    lines = [f"{curve.corpus}: NB test perplexity (all test documents / without the longest 1%, "
-             f"which hold {curve.giant_token_share:.0%} of the test tokens)"]
-    for size, values in zip(curve.sizes, curve.perplexity.mean(axis=1), strict=True):
-        lines.append(f"{size:>6} training documents: {values[0]:>7.0f} / {values[1]:>7.0f}")
+    """Figure 2 as text: mean perplexity over seeds, with and without the giant test documents,
+    the same divided by the vocabulary size V, and NB's α per seed."""
+    lines = [f"{curve.corpus}: V = {curve.n_words:,} words; NB test perplexity (all test "
+             f"documents / without the longest 1%, which hold {curve.giant_token_share:.0%} of "
+             "the test tokens), then divided by V"]
+    for size, values, relative, alpha in zip(curve.sizes, curve.perplexity.mean(axis=1),
+                                             curve.relative, curve.alpha, strict=True):
+        lines.append(f"{size:>6} training documents: {values[0]:>7.0f} / {values[1]:>7.0f}   "
+                     f"/V: {relative[0]:.3f} / {relative[1]:.3f}   α "
+                     + " ".join(f"{a:g}" for a in alpha))
     return "\n".join(lines)
 
 
