@@ -235,3 +235,34 @@ def test_bar_labels_sit_above_the_dots_and_the_true_shares_are_no_legend_glyph()
     assert ax.get_legend() is None and "true share" in ax.get_xlabel()
     (truth,) = ax.collections
     np.testing.assert_allclose([seg[0, 0] for seg in truth.get_segments()], [50, 50])
+
+
+def test_the_words_leave_one_out_likelihood_equals_refits_without_each_document():
+    y = np.full(len(Y), -1)
+    y[:12] = Y[:12]
+    alpha = 0.3
+    expected = 0.0
+    for n in range(12):
+        keep = np.arange(12) != n
+        refit = MultinomialNB(alpha=alpha).fit(X[:12][keep], Y[:12][keep])
+        column = list(refit.classes_).index(Y[n])
+        expected += (X[n] @ refit.feature_log_prob_[column]).item()
+    assert S.words_loo_log_likelihood(X[:12], Y[:12], alpha) == pytest.approx(expected)
+    choice = S.choose_alpha_by_words(X, y, grid=(1.0, 0.3, 0.1))
+    scores = [S.words_loo_log_likelihood(X[:12], Y[:12], a) for a in (1.0, 0.3, 0.1)]
+    np.testing.assert_allclose(choice.scores, scores)
+    assert choice.value == (1.0, 0.3, 0.1)[int(np.argmax(scores))]
+
+
+def test_alpha_study_fits_the_tables_alpha_and_the_words_alpha():
+    corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    study = S.alpha_study(corpus, sizes=[9], seeds=[1], progress=False)
+    table = H.hybrid_table(corpus, sizes=[9], seeds=[1], mer=False, normalization_cv=False,
+                           progress=False)
+    assert study.alpha[0, 0, 0] == table.results["alpha"][0, 0]
+    assert study.hybrid[0, 0, 0] == pytest.approx(table.method("hybrid")[0, 0])
+    assert study.nb[0, 0, 0] == pytest.approx(table.method("nb")[0, 0])
+    split = H.evaluation_split(Y, 9, 1, **SETTINGS)
+    assert study.alpha[0, 0, 1] == S.choose_alpha_by_words(
+        X[split.train], split.semi_supervised_targets(Y)).value
+    assert "set 1: α" in S.alpha_study_text(study)

@@ -17,7 +17,15 @@ from sklearn.naive_bayes import MultinomialNB
 
 from ..cache import data_digest
 from ..entropy_reg import EntropyRegularizedLR
-from ..tuning import best_index, choose_alpha, held_out_log_likelihood, labeled_folds
+from ..hybrid import HybridNB, class_word_counts, leave_one_out_log_likelihoods
+from ..tuning import (
+    ALPHA_GRID,
+    Choice,
+    best_index,
+    choose_alpha,
+    held_out_log_likelihood,
+    labeled_folds,
+)
 from .hybrid import (
     C_GRID,
     CACHE_VERSION,
@@ -138,6 +146,90 @@ def mer_study_text(study):
                           ("largest share (mean)", largest.mean(0)),
                           ("largest share (max)", largest.max(0))):
         lines.append(f"{label:>22} " + " ".join(f"{v:>6.1%}" for v in values))
+    return "\n".join(lines)
+
+
+# -- which leave-one-out likelihood chooses α ----------------------------------------------------
+def words_loo_log_likelihood(X, y, alpha):
+    """``Σ_n log P(x_n | y_n, θ^(−n))``: the leave-one-out likelihood of the labeled documents'
+    *words* under their own class (multinomial coefficients left out), where
+    :func:`sslviz.tuning.loo_log_likelihood` scores their *labels*, ``Σ_n log P(y_n | x_n)``."""
+    classes, y_index = np.unique(np.asarray(y), return_inverse=True)
+    counts = class_word_counts(X, y_index, len(classes))
+    loo = leave_one_out_log_likelihoods(X, y_index, counts, alpha)
+    return float(loo[np.arange(len(y_index)), y_index].sum())
+
+
+def choose_alpha_by_words(X, y, *, grid=ALPHA_GRID):
+    """NB's α maximising :func:`words_loo_log_likelihood` on the labeled rows (``y >= 0``)."""
+    labeled = np.asarray(y) >= 0
+    scores = np.array([words_loo_log_likelihood(X[labeled], np.asarray(y)[labeled], alpha)
+                       for alpha in grid])
+    candidates = [{"alpha": float(alpha)} for alpha in grid]
+    return Choice(candidates[best_index(scores)], candidates, scores,
+                  "leave-one-out likelihood of the words")
+
+
+def alpha_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled):
+    """HybridNB and NB on one evaluation set with α chosen by each leave-one-out likelihood:
+    of the labels (``choose_alpha``, the tables') and of the words (:func:`choose_alpha_by_words`).
+    Arrays of shape (2,) in that order: ``alpha``, ``hybrid`` and ``nb`` test accuracy; and
+    ``hybrid_weights`` (2, 2)."""
+    split = evaluation_split(y, n_labeled, seed, test_rows=test_rows, n_test=n_test,
+                             n_unlabeled=n_unlabeled)
+    X_train, y_train = X[split.train], split.semi_supervised_targets(y)
+    X_test, y_test = X[split.test], y[split.test]
+    alphas = (choose_alpha(X_train, y_train, random_state=seed).value,
+              choose_alpha_by_words(X_train, y_train).value)
+    hybrid, nb, weights = [], [], []
+    for alpha in alphas:
+        model = HybridNB(alpha=alpha).fit(X_train, y_train)
+        hybrid.append(np.mean(model.predict(X_test) == y_test))
+        weights.append(model.weights_)
+        nb_model = MultinomialNB(alpha=alpha).fit(X[split.labeled], y[split.labeled])
+        nb.append(np.mean(nb_model.predict(X_test) == y_test))
+    return {"alpha": np.array(alphas), "hybrid": np.array(hybrid), "nb": np.array(nb),
+            "hybrid_weights": np.array(weights)}
+
+
+@dataclass(frozen=True)
+class AlphaStudy:
+    """Results of :func:`alpha_study`, arrays of shape (n_sizes, n_seeds, 2): the last axis is
+    α by the labels' / the words' leave-one-out likelihood."""
+
+    corpus: str
+    sizes: np.ndarray
+    seeds: np.ndarray
+    alpha: np.ndarray
+    hybrid: np.ndarray
+    nb: np.ndarray
+    hybrid_weights: np.ndarray  # (n_sizes, n_seeds, 2, 2)
+
+
+def alpha_study(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progress=True):
+    """:func:`alpha_point` at every size and seed of one corpus (cached jobs)."""
+    sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
+    jobs = [{"n_labeled": int(s), "seed": int(seed)} for s in sizes for seed in seeds]
+    results = _corpus_jobs(alpha_point, jobs, corpus, kind="hybrid-alpha",
+                           description=f"α criteria ({corpus.name})", use_cache=use_cache,
+                           n_jobs=n_jobs, progress=progress)
+
+    def stack(name):
+        values = np.array([r[name] for r in results])
+        return values.reshape(len(sizes), len(seeds), *values.shape[1:])
+
+    return AlphaStudy(corpus.name, sizes, seeds, stack("alpha"), stack("hybrid"), stack("nb"),
+                      stack("hybrid_weights"))
+
+
+def alpha_study_text(study):
+    """Per size and set: both α, and the hybrid's and NB's test accuracy under each."""
+    lines = [f"{study.corpus}: α by the leave-one-out likelihood of the labels / of the words"]
+    for i, size in enumerate(study.sizes):
+        for j, seed in enumerate(study.seeds):
+            a, h, n = study.alpha[i, j], study.hybrid[i, j] * 100, study.nb[i, j] * 100
+            lines.append(f"{size:>6} set {seed}: α {a[0]:g} / {a[1]:g}   hybrid {h[0]:5.1f} / "
+                         f"{h[1]:5.1f}   NB {n[0]:5.1f} / {n[1]:5.1f}")
     return "\n".join(lines)
 
 
