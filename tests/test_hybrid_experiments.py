@@ -198,6 +198,9 @@ def test_explorers_replay_results_and_caption_them():
     explorer.controls["n_labeled"].value = 12
     explorer.controls["method"].value = "mlr"
     assert explorer.last_error is None and "n_labeled=12" in explorer.caption.value
+    # labels are shown whole on a projector, never cut to "labeled d…"
+    assert all(control.style.description_width == "initial"
+               for control in explorer.controls.values())
 
     run = H.hybrid_run(corpus, n_labeled=9, seed=0)
     info = {"webkb": {"names": ["a", "b", "c"], "truth": np.full(3, 1 / 3)}}

@@ -198,7 +198,7 @@ def evaluate_split(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unla
     ``mer_weight`` (chosen values); ``alpha_by_evidence`` (1 when α was chosen by the evidence,
     0 by the leave-one-out likelihood); ``hybrid_weights`` (λ1, λ2); ``hybrid_iterations``;
     ``mer_test_by_weight`` and ``mer_max_share_by_weight`` (8,) over :data:`MER_WEIGHTS`;
-    ``normalize_cv`` (2,) cross-validated accuracy of HybridNB without / with length
+    ``normalize_cv`` (2,) cross-validated log-likelihood of HybridNB without / with length
     normalisation, ``normalize_loo`` (2,) their leave-one-out conditional log-likelihood per
     labeled document, ``normalize_test`` (2,) their test accuracy (reported, never used).
     """
@@ -331,20 +331,21 @@ def table_text(table, *, paper=True):
 def normalization_text(table):
     """The open question, on labeled-data criteria: HybridNB without / with length scaling.
 
-    Per size, means over seeds: cross-validated accuracy ("—" when not computed), the
+    Per size, means over seeds: the cross-validated log-likelihood per held-out labeled
+    document ("—" when not computed), the
     leave-one-out conditional log-likelihood per labeled document that the fit maximises, the
     share of evaluation sets on which each criterion prefers per-token scaling, and test accuracy
     (reported last, never used to choose)."""
     r = table.results
     lines = [f"{table.corpus}: HybridNB, document log-likelihoods (paper) / per-token",
-             f"{'|Dl|':>6} {'cv acc':>15} {'LOO logL/doc':>17} {'prefer per-token: cv':>21} "
+             f"{'|Dl|':>6} {'cv logL/doc':>15} {'LOO logL/doc':>17} {'prefer per-token: cv':>21} "
              f"{'LOO':>5} {'test acc':>15}"]
     for i, size in enumerate(table.sizes):
         cv, loo, test = (r[k][i] for k in ("normalize_cv", "normalize_loo", "normalize_test"))
         if np.isnan(cv).all():
             cv_text, picks_text = f"{'—':>15}", f"{'—':>21}"
         else:
-            cv_text = f"{cv[:, 0].mean() * 100:>6.1f} / {cv[:, 1].mean() * 100:>5.1f}"
+            cv_text = f"{cv[:, 0].mean():>6.3f} / {cv[:, 1].mean():>6.3f}"
             picks_text = f"{np.mean(cv[:, 1] > cv[:, 0]):>21.0%}"
         lines.append(f"{size:>6} {cv_text} {loo[:, 0].mean():>8.3f} / {loo[:, 1].mean():>6.3f} "
                      f"{picks_text} {np.mean(loo[:, 1] > loo[:, 0]):>5.0%} "
