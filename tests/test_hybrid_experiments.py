@@ -265,6 +265,7 @@ def test_alpha_study_fits_the_tables_alpha_and_the_words_alpha():
     assert study.alpha[0, 0, 0] == table.results["alpha"][0, 0]
     assert study.hybrid[0, 0, 0] == pytest.approx(table.method("hybrid")[0, 0])
     assert study.nb[0, 0, 0] == pytest.approx(table.method("nb")[0, 0])
+    assert study.em[0, 0, 0] == pytest.approx(table.method("em-lambda")[0, 0])
     split = H.evaluation_split(Y, 9, 1, **SETTINGS)
     assert study.alpha[0, 0, 1] == S.choose_alpha_by_words(
         X[split.train], split.semi_supervised_targets(Y)).value

@@ -16,6 +16,7 @@ from sklearn.model_selection import cross_validate
 from sklearn.naive_bayes import MultinomialNB
 
 from ..cache import data_digest
+from ..em import SemiSupervisedNB
 from ..entropy_reg import EntropyRegularizedLR
 from ..hybrid import HybridNB, class_word_counts, leave_one_out_log_likelihoods
 from ..tuning import (
@@ -30,6 +31,7 @@ from .hybrid import (
     C_GRID,
     CACHE_VERSION,
     CORPORA,
+    EM_WEIGHTS,
     MER_FOLDS,
     MER_WEIGHTS,
     PAPER_N_SEEDS,
@@ -171,24 +173,32 @@ def choose_alpha_by_words(X, y, *, grid=ALPHA_GRID):
 
 
 def alpha_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled):
-    """HybridNB and NB on one evaluation set with α chosen by each leave-one-out likelihood:
-    of the labels (``choose_alpha``, the tables') and of the words (:func:`choose_alpha_by_words`).
-    Arrays of shape (2,) in that order: ``alpha``, ``hybrid`` and ``nb`` test accuracy; and
-    ``hybrid_weights`` (2, 2)."""
+    """HybridNB, EM-λ and NB on one evaluation set with α chosen by each leave-one-out
+    likelihood: of the labels (``choose_alpha``, the tables') and of the words
+    (:func:`choose_alpha_by_words`); EM-λ's λ chosen as in the tables for each α. Arrays of
+    shape (2,) in that order: ``alpha``, ``hybrid``, ``em`` and ``nb`` test accuracy,
+    ``em_weight``; and ``hybrid_weights`` (2, 2)."""
     split = evaluation_split(y, n_labeled, seed, test_rows=test_rows, n_test=n_test,
                              n_unlabeled=n_unlabeled)
     X_train, y_train = X[split.train], split.semi_supervised_targets(y)
     X_test, y_test = X[split.test], y[split.test]
     alphas = (choose_alpha(X_train, y_train, random_state=seed).value,
               choose_alpha_by_words(X_train, y_train).value)
-    hybrid, nb, weights = [], [], []
+    hybrid, em, em_weights, nb, weights = [], [], [], [], []
     for alpha in alphas:
         model = HybridNB(alpha=alpha).fit(X_train, y_train)
         hybrid.append(np.mean(model.predict(X_test) == y_test))
         weights.append(model.weights_)
+        em_template = SemiSupervisedNB(alpha=alpha, max_iter=10, record="summary")
+        em_weights.append(choose_on_labeled(
+            em_template, {"unlabeled_weight": list(EM_WEIGHTS)}, X_train, y_train,
+            random_state=seed, semi_supervised=True).value)
+        em_model = clone(em_template).set_params(unlabeled_weight=em_weights[-1])
+        em.append(np.mean(em_model.fit(X_train, y_train).predict(X_test) == y_test))
         nb_model = MultinomialNB(alpha=alpha).fit(X[split.labeled], y[split.labeled])
         nb.append(np.mean(nb_model.predict(X_test) == y_test))
-    return {"alpha": np.array(alphas), "hybrid": np.array(hybrid), "nb": np.array(nb),
+    return {"alpha": np.array(alphas), "hybrid": np.array(hybrid), "em": np.array(em),
+            "em_weight": np.array(em_weights), "nb": np.array(nb),
             "hybrid_weights": np.array(weights)}
 
 
@@ -202,6 +212,7 @@ class AlphaStudy:
     seeds: np.ndarray
     alpha: np.ndarray
     hybrid: np.ndarray
+    em: np.ndarray
     nb: np.ndarray
     hybrid_weights: np.ndarray  # (n_sizes, n_seeds, 2, 2)
 
@@ -210,7 +221,7 @@ def alpha_study(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progress=T
     """:func:`alpha_point` at every size and seed of one corpus (cached jobs)."""
     sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
     jobs = [{"n_labeled": int(s), "seed": int(seed)} for s in sizes for seed in seeds]
-    results = _corpus_jobs(alpha_point, jobs, corpus, kind="hybrid-alpha",
+    results = _corpus_jobs(alpha_point, jobs, corpus, kind="hybrid-alpha-em",
                            description=f"α criteria ({corpus.name})", use_cache=use_cache,
                            n_jobs=n_jobs, progress=progress)
 
@@ -218,18 +229,20 @@ def alpha_study(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progress=T
         values = np.array([r[name] for r in results])
         return values.reshape(len(sizes), len(seeds), *values.shape[1:])
 
-    return AlphaStudy(corpus.name, sizes, seeds, stack("alpha"), stack("hybrid"), stack("nb"),
-                      stack("hybrid_weights"))
+    return AlphaStudy(corpus.name, sizes, seeds, stack("alpha"), stack("hybrid"), stack("em"),
+                      stack("nb"), stack("hybrid_weights"))
 
 
 def alpha_study_text(study):
-    """Per size and set: both α, and the hybrid's and NB's test accuracy under each."""
+    """Per size and set: both α, and the hybrid's, EM-λ's and NB's test accuracy under each."""
     lines = [f"{study.corpus}: α by the leave-one-out likelihood of the labels / of the words"]
     for i, size in enumerate(study.sizes):
         for j, seed in enumerate(study.seeds):
-            a, h, n = study.alpha[i, j], study.hybrid[i, j] * 100, study.nb[i, j] * 100
+            a, h = study.alpha[i, j], study.hybrid[i, j] * 100
+            e, n = study.em[i, j] * 100, study.nb[i, j] * 100
             lines.append(f"{size:>6} set {seed}: α {a[0]:g} / {a[1]:g}   hybrid {h[0]:5.1f} / "
-                         f"{h[1]:5.1f}   NB {n[0]:5.1f} / {n[1]:5.1f}")
+                         f"{h[1]:5.1f}   EM-λ {e[0]:5.1f} / {e[1]:5.1f}   NB {n[0]:5.1f} / "
+                         f"{n[1]:5.1f}")
     return "\n".join(lines)
 
 
