@@ -338,14 +338,14 @@ def normalization_text(table):
     (reported last, never used to choose)."""
     r = table.results
     lines = [f"{table.corpus}: HybridNB, document log-likelihoods (paper) / per-token",
-             f"{'|Dl|':>6} {'cv logL/doc':>15} {'LOO logL/doc':>17} {'prefer per-token: cv':>21} "
+             f"{'|Dl|':>6} {'cv logL/doc':>17} {'LOO logL/doc':>17} {'prefer per-token: cv':>21} "
              f"{'LOO':>5} {'test acc':>15}"]
     for i, size in enumerate(table.sizes):
         cv, loo, test = (r[k][i] for k in ("normalize_cv", "normalize_loo", "normalize_test"))
         if np.isnan(cv).all():
-            cv_text, picks_text = f"{'—':>15}", f"{'—':>21}"
+            cv_text, picks_text = f"{'—':>17}", f"{'—':>21}"
         else:
-            cv_text = f"{cv[:, 0].mean():>6.3f} / {cv[:, 1].mean():>6.3f}"
+            cv_text = f"{cv[:, 0].mean():>7.3f} / {cv[:, 1].mean():>7.3f}"
             picks_text = f"{np.mean(cv[:, 1] > cv[:, 0]):>21.0%}"
         lines.append(f"{size:>6} {cv_text} {loo[:, 0].mean():>8.3f} / {loo[:, 1].mean():>6.3f} "
                      f"{picks_text} {np.mean(loo[:, 1] > loo[:, 0]):>5.0%} "
