@@ -71,8 +71,10 @@ def test_evaluate_split_matches_manual_fits_of_the_supervised_baselines():
     result = H.evaluate_split(X, Y, 9, 1, **SETTINGS)
     split = H.evaluation_split(Y, 9, 1, **SETTINGS)
     y_train = split.semi_supervised_targets(Y)
-    alpha = choose_alpha(X[split.train], y_train, random_state=1).value
+    choice = choose_alpha(X[split.train], y_train, random_state=1)
+    alpha = choice.value
     assert result["alpha"] == alpha
+    assert result["alpha_by_evidence"] == (choice.criterion == "evidence")
     nb = MultinomialNB(alpha=alpha).fit(X[split.labeled], Y[split.labeled])
     assert result["accuracy"][H.METHODS.index("nb")] == pytest.approx(
         np.mean(nb.predict(X[split.test]) == Y[split.test]))
@@ -169,7 +171,14 @@ def test_perplexity_curve_reports_both_test_sets():
     assert curve.perplexity.shape == (2, 1, 2)
     assert 0 < curve.giant_token_share < 0.2
     assert curve.perplexity[1, 0, 0] < curve.perplexity[0, 0, 0]  # more data fits better
-    assert "20news: NB test perplexity" in S.perplexity_text(curve)
+    # NB's α is the tables' (leave-one-out likelihood on the labeled rows) and P/V is P over V
+    split = H.evaluation_split(Y, 40, 0, n_test=60, n_unlabeled=150)
+    assert curve.alpha[1, 0] == choose_alpha(X[split.labeled], Y[split.labeled]).value
+    expected = S.test_perplexity(X[split.labeled], Y[split.labeled], X[split.test],
+                                 Y[split.test], curve.alpha[1, 0], n_classes=3)
+    assert curve.perplexity[1, 0, 0] == pytest.approx(expected)
+    np.testing.assert_allclose(curve.relative * X.shape[1], curve.perplexity.mean(axis=1))
+    assert f"20news: V = {X.shape[1]} words; NB test perplexity" in S.perplexity_text(curve)
 
 
 def test_command_line_refuses_bad_arguments(capsys):
@@ -189,6 +198,9 @@ def test_explorers_replay_results_and_caption_them():
     explorer.controls["n_labeled"].value = 12
     explorer.controls["method"].value = "mlr"
     assert explorer.last_error is None and "n_labeled=12" in explorer.caption.value
+    # labels are shown whole on a projector, never cut to "labeled d…"
+    assert all(control.style.description_width == "initial"
+               for control in explorer.controls.values())
 
     run = H.hybrid_run(corpus, n_labeled=9, seed=0)
     info = {"webkb": {"names": ["a", "b", "c"], "truth": np.full(3, 1 / 3)}}
@@ -203,3 +215,58 @@ def test_explorers_replay_results_and_caption_them():
     mer = mer_explorer({"webkb": (C, shares, accuracy, 1e-3)}, info, (1e-3, 1.0))
     mer.controls["entropy_weight"].value = 1.0
     assert mer.last_error is None and "entropy_weight=1" in mer.caption.value
+
+
+def test_bar_labels_sit_above_the_dots_and_the_true_shares_are_no_legend_glyph():
+    from matplotlib.figure import Figure
+
+    from sslviz.plots.hybrid import plot_class_shares, plot_method_bars
+
+    ax = Figure().add_subplot()
+    accuracy = np.array([[0.50, 0.62, np.nan, 0.40, 0.71],
+                         [0.58, 0.30, np.nan, 0.45, 0.69]])
+    plot_method_bars(ax, accuracy, H.METHODS, [H.METHOD_LABELS[m] for m in H.METHODS], title="")
+    dots = [line.get_ydata() for line in ax.lines]
+    for m, text in enumerate(ax.texts):
+        if np.isnan(accuracy[:, m]).all():
+            assert not text.get_visible()
+        else:
+            assert text.get_visible() and text.get_text() == f"{accuracy[:, m].mean() * 100:.1f}%"
+            assert text.get_position()[1] > np.max(dots[m])  # above its highest dot
+    ax = Figure().add_subplot()
+    plot_class_shares(ax, [0.2, 0.8], ["a", "b"], title="", truth=[0.5, 0.5])
+    assert ax.get_legend() is None and "true share" in ax.get_xlabel()
+    (truth,) = ax.collections
+    np.testing.assert_allclose([seg[0, 0] for seg in truth.get_segments()], [50, 50])
+
+
+def test_the_words_leave_one_out_likelihood_equals_refits_without_each_document():
+    y = np.full(len(Y), -1)
+    y[:12] = Y[:12]
+    alpha = 0.3
+    expected = 0.0
+    for n in range(12):
+        keep = np.arange(12) != n
+        refit = MultinomialNB(alpha=alpha).fit(X[:12][keep], Y[:12][keep])
+        column = list(refit.classes_).index(Y[n])
+        expected += (X[n] @ refit.feature_log_prob_[column]).item()
+    assert S.words_loo_log_likelihood(X[:12], Y[:12], alpha) == pytest.approx(expected)
+    choice = S.choose_alpha_by_words(X, y, grid=(1.0, 0.3, 0.1))
+    scores = [S.words_loo_log_likelihood(X[:12], Y[:12], a) for a in (1.0, 0.3, 0.1)]
+    np.testing.assert_allclose(choice.scores, scores)
+    assert choice.value == (1.0, 0.3, 0.1)[int(np.argmax(scores))]
+
+
+def test_alpha_study_fits_the_tables_alpha_and_the_words_alpha():
+    corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    study = S.alpha_study(corpus, sizes=[9], seeds=[1], progress=False)
+    table = H.hybrid_table(corpus, sizes=[9], seeds=[1], mer=False, normalization_cv=False,
+                           progress=False)
+    assert study.alpha[0, 0, 0] == table.results["alpha"][0, 0]
+    assert study.hybrid[0, 0, 0] == pytest.approx(table.method("hybrid")[0, 0])
+    assert study.nb[0, 0, 0] == pytest.approx(table.method("nb")[0, 0])
+    assert study.em[0, 0, 0] == pytest.approx(table.method("em-lambda")[0, 0])
+    split = H.evaluation_split(Y, 9, 1, **SETTINGS)
+    assert study.alpha[0, 0, 1] == S.choose_alpha_by_words(
+        X[split.train], split.semi_supervised_targets(Y)).value
+    assert "set 1: α" in S.alpha_study_text(study)

@@ -83,21 +83,23 @@ def update_weight_markers(curves, iteration):
 def plot_class_shares(ax, shares, class_names, *, title, truth=None):
     """Clear ``ax``; a horizontal bar per class: its share of the unlabeled rows (in %).
 
-    ``truth`` (optional, same shape as ``shares``) is drawn as black ticks: the true shares.
+    ``truth`` (optional, same shape as ``shares``) is drawn as a black line across each bar: the
+    true shares, explained in the axis label (a legend glyph inside the axes would look like data).
     """
     ax.clear()
     shares = np.asarray(shares) * 100
     positions = np.arange(len(class_names))
     colors = [CLASS_COLORS[i % len(CLASS_COLORS)] for i in positions]
-    bars = ax.barh(positions, shares, color=colors, alpha=0.8)
+    bars = ax.barh(positions, shares, color=colors, alpha=0.8, height=0.7)
+    label = "share of the unlabeled documents (%)"
     if truth is not None:
-        ax.plot(np.asarray(truth) * 100, positions, "|", color=BLACK, markersize=22,
-                markeredgewidth=2.5, label="true share")
-        ax.legend(fontsize=8, loc="lower right")
+        ax.vlines(np.asarray(truth) * 100, positions - 0.45, positions + 0.45, color=BLACK,
+                  linewidth=2.5)
+        label += "; black line: true share"
     ax.set_yticks(positions, class_names)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
-    ax.set_xlabel("share of the unlabeled documents (%)")
+    ax.set_xlabel(label)
     ax.set_title(title)
     ax.grid(alpha=0.3, axis="x")
     return bars
@@ -123,10 +125,21 @@ def plot_mer_sweep(ax, weights, accuracy, largest_share, *, chosen=None):
 
 
 def plot_method_bars(ax, accuracy, methods, labels, *, title):
-    """Bars with a dot per seed for every method at one size (``accuracy`` (n_seeds, n_methods))."""
+    """Bars with a dot per seed for every method at one size (``accuracy`` (n_seeds, n_methods)).
+
+    The mean is written above the highest dot of its bar, never on a dot; a method without
+    results (NaN, e.g. MLR/MER at lecture scale) gets no label.
+    """
     bars = [(label.replace(" (hybrid)", ""), accuracy[:, m], METHOD_COLORS[method])
             for m, (method, label) in enumerate(zip(methods, labels, strict=True))]
-    return plot_seed_bars(ax, bars, title=title)
+    containers = plot_seed_bars(ax, bars, title=title, ymax=108)
+    for text, (_, values, _) in zip(ax.texts, bars, strict=True):
+        top = np.nanmax(values) * 100 if np.isfinite(values).any() else np.nan
+        if np.isfinite(top):
+            text.set_y(top + 2.5)
+        else:
+            text.set_visible(False)
+    return containers
 
 
 def plot_perplexity(ax, curves):

@@ -18,6 +18,8 @@ from ..plots.hybrid import (
 )
 from .base import Explorer, iteration_control, new_figure, set_last_iteration
 
+WIDE = {"description_width": "initial"}  # a control's whole label, never cut ("labeled d…")
+
 
 def table_explorer(tables, *, corpus, size, method="hybrid"):
     """Tables 1-3 as curves (ours solid, the paper's dotted) and the seeds at one size.
@@ -28,10 +30,11 @@ def table_explorer(tables, *, corpus, size, method="hybrid"):
     labels = [METHOD_LABELS[m] for m in METHODS]
     controls = {
         "n_labeled": widgets.SelectionSlider(options=tables[corpus].sizes.tolist(), value=size,
-                                             description="labeled docs"),
-        "corpus": widgets.Dropdown(options=list(tables), value=corpus, description="corpus"),
+                                             description="labeled docs", style=WIDE),
+        "corpus": widgets.Dropdown(options=list(tables), value=corpus, description="corpus",
+                                   style=WIDE),
         "method": widgets.Dropdown(options=[(METHOD_LABELS[m], m) for m in METHODS],
-                                   value=method, description="highlight"),
+                                   value=method, description="highlight", style=WIDE),
     }
     with new_figure((13, 5.4)) as figure:
         curve_ax, bar_ax = figure.subplots(1, 2, width_ratios=[1.5, 1])
@@ -65,7 +68,7 @@ def weights_explorer(runs, class_names, *, corpus):
     iteration, play = iteration_control(len(runs[corpus][1].trace_) - 1)
     controls = {"iteration": iteration,
                 "corpus": widgets.Dropdown(options=list(runs), value=corpus,
-                                           description="corpus")}
+                                           description="corpus", style=WIDE)}
     with new_figure((13, 4.8)) as figure:
         weight_ax, share_ax = figure.subplots(1, 2, width_ratios=[1.2, 1])
     drawn = {"corpus": None}
@@ -101,8 +104,9 @@ def mer_explorer(sweeps, class_names, weights):
     nothing is refitted."""
     controls = {
         "entropy_weight": widgets.SelectionSlider(options=list(weights), value=weights[0],
-                                                  description="λ (MER)"),
-        "corpus": widgets.Dropdown(options=list(sweeps), description="corpus"),
+                                                  description="λ (MER)", style=WIDE),
+        "corpus": widgets.Dropdown(options=list(sweeps), description="evaluation set",
+                                   style=WIDE),
     }
     with new_figure((13, 4.8)) as figure:
         sweep_ax, share_ax = figure.subplots(1, 2, width_ratios=[1.2, 1])

@@ -1,11 +1,12 @@
 """Every notebook, live in JupyterLab in a real browser, as a student or an instructor uses it.
 
 For each notebook of ``notebooks/`` (found anew on every run): open it, wait for the kernel, run
-all cells, and check that no cell failed and every widget rendered. Then, for each explorer: its
-controls and figure are on screen; moving its main slider one step with the keyboard changes the
-figure and the caption shows the new value; its export button writes PNG, SVG and PDF files named
-after the parameters in the caption. One notebook is also presented as a RISE slideshow, and the
-slide with its first explorer is checked the same way.
+all cells, and check that no cell failed, every widget rendered and no static figure came out as
+its text form (``<Figure size 700x420 with 1 Axes>``: a figure nothing displays). Then, for each
+explorer: its controls and figure are on screen; moving its main slider one step with the
+keyboard changes the figure and the caption shows the new value; its export button writes PNG,
+SVG and PDF files named after the parameters in the caption. One notebook is also presented as a
+RISE slideshow, and the slide with its first explorer is checked the same way.
 """
 
 from __future__ import annotations
@@ -58,6 +59,21 @@ def run_all_cells(page):
             return state
         time.sleep(0.5)
     pytest.fail(f"cells still running after {RUN_TIMEOUT_MS // 1000} s: {state}")
+
+
+FIGURE_AS_TEXT = re.compile(r"<Figure size \d+x\d+ with \d+ Axes>")
+OUTPUT_TEXTS_JS = """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-OutputArea-output')]
+    .map(o => o.textContent)"""
+
+
+def figures_shown_as_text(texts):
+    """The output texts that are a matplotlib figure's repr instead of its picture."""
+    return [text.strip() for text in texts if FIGURE_AS_TEXT.search(text)]
+
+
+def assert_no_figure_as_text(page):
+    shown = figures_shown_as_text(page.evaluate(OUTPUT_TEXTS_JS))
+    assert not shown, f"a static figure renders as text, not as a picture: {shown[0][:200]!r}"
 
 
 def assert_widgets_rendered(page):
@@ -178,6 +194,11 @@ def test_notebook_in_jupyterlab(name, page, lab, artifacts, record_property):
         screenshot_notebook(page, folder / "notebook.png")
         pytest.fail(f"{name}: a cell failed:\n{state['errors'][0][-3000:]}")
     assert_widgets_rendered(page)
+    try:
+        assert_no_figure_as_text(page)
+    except AssertionError:
+        screenshot_notebook(page, folder / "notebook.png")
+        raise
 
     explorers = page.locator(".sslviz-explorer")
     assert explorers.count() >= 1, f"{name} shows no explorer"
@@ -193,3 +214,10 @@ def test_notebook_in_jupyterlab(name, page, lab, artifacts, record_property):
         export_and_check(explorer, caption, lab.figures)
     screenshot_notebook(page, folder / "notebook.png")
     record_property(f"browser: {name}", time.perf_counter() - start)
+
+
+def test_a_figure_shown_as_text_is_recognised_and_prose_about_figures_is_not():
+    texts = ["<Figure size 700x420 with 1 Axes>", "Figure 2 (reuters): 100% 10/10",
+             "\n<Figure size 1300x540 with 2 Axes>\n", "the Figure size is 7 x 4.2 inches"]
+    assert figures_shown_as_text(texts) == ["<Figure size 700x420 with 1 Axes>",
+                                            "<Figure size 1300x540 with 2 Axes>"]
