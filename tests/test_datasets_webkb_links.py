@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from test_datasets_loaders import _make_tar_gz, _register
 
 from sslviz.datasets.webkb_links import anchors, load_webkb_link_views, normal_url, page_url
-from test_datasets_loaders import _make_tar_gz, _register
 
 HEADER = b"Date: x\nContent-type: text/html\n\n"
 PAGES = {
@@ -15,8 +15,8 @@ PAGES = {
     "webkb/student/cornell/http:^^cs.cornell.edu^~s^":
         HEADER + b"<a href='../Info/CS414.html'>my OS course</a> <a href=x.html></a>",
     "webkb/department/cornell/http:^^cs.cornell.edu^":
-        HEADER + b"<A HREF=\"http://CS.cornell.edu:80/Info/CS414.html\">Operating <b>Systems</b></A>"
-                 b"<a href='/%7Es/index.html'>a student</a>",
+        HEADER + b"<A HREF=\"http://CS.cornell.edu:80/Info/CS414.html\">Operating "
+                 b"<b>Systems</b></A><a href='/%7Es/index.html'>a student</a>",
     # "other" pages are link sources but not in the page set; misc is another university folder
     "webkb/other/cornell/http:^^cs.cornell.edu^o.html":
         HEADER + b"<a href='http://cs.cornell.edu/Info/CS414.html'>414</a>",
