@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
-from scipy.sparse.linalg import spsolve
+from scipy.sparse.linalg import LinearOperator, cg, spsolve
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -62,6 +62,12 @@ def knn_affinity(X, n_neighbors=10):
     feature); the graph is made symmetric with ``W = max(W, Wᵀ)``. Rows with no feature at all
     have no direction and are refused.
     """
+    return affinity_from_neighbours(*cosine_neighbours(X, n_neighbors), n_neighbors)
+
+
+def cosine_neighbours(X, n_neighbors):
+    """``(similarities, neighbours)`` of each row's ``n_neighbors`` most similar other rows,
+    most similar first, shapes (n, n_neighbors). One search serves every smaller k."""
     X = sp.csr_matrix(X, dtype=float) if sp.issparse(X) else np.asarray(X, dtype=float)
     norms = (np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel()) if sp.issparse(X)
              else np.linalg.norm(X, axis=1))
@@ -76,10 +82,16 @@ def knn_affinity(X, n_neighbors=10):
                          f"got {n_neighbors}")
     search = NearestNeighbors(n_neighbors=n_neighbors + 1, metric="cosine").fit(X)
     distances, neighbours = search.kneighbors(X)
+    return 1.0 - distances[:, 1:], neighbours[:, 1:]
+
+
+def affinity_from_neighbours(similarities, neighbours, n_neighbors):
+    """The symmetric graph of :func:`knn_affinity` from a (larger) neighbour search."""
+    n_samples = len(neighbours)
     rows = np.repeat(np.arange(n_samples), n_neighbors)
-    keep = neighbours[:, 1:].ravel(), distances[:, 1:].ravel()
-    weights = np.maximum(1.0 - keep[1], 1e-6)
-    W = sp.csr_matrix((weights, (rows, keep[0])), shape=(n_samples, n_samples))
+    weights = np.maximum(similarities[:, :n_neighbors].ravel(), 1e-6)
+    W = sp.csr_matrix((weights, (rows, neighbours[:, :n_neighbors].ravel())),
+                      shape=(n_samples, n_samples))
     return W.maximum(W.T).tocsr()
 
 
@@ -106,18 +118,36 @@ def harmonic_solution(W, labeled, Y_labeled):
     solve_rows = np.flatnonzero(unlabeled)[reached]
     W_uu = W[solve_rows][:, solve_rows]
     degree = np.asarray(W[solve_rows].sum(axis=1)).ravel()
-    laplacian = (sp.diags(degree) - W_uu).tocsc()
+    laplacian = (sp.diags(degree) - W_uu).tocsr()
     rhs = W[solve_rows][:, np.flatnonzero(labeled)] @ Y_labeled
-    solution = spsolve(laplacian, rhs)
-    F[reached] = solution.reshape(len(solve_rows), -1)
+    F[reached] = solve_spd(laplacian, np.asarray(rhs))
     return F, reached
+
+
+def solve_spd(A, B, *, rtol=1e-10):
+    """``A⁻¹ B`` for a sparse symmetric positive definite ``A`` (one column of B at a time).
+
+    Conjugate gradients with a Jacobi preconditioner, each column checked: a column that does not
+    reach ``rtol`` within ``10 n`` steps is solved again by sparse LU (exact, but with much more
+    fill-in on a k-NN graph: seconds instead of a fraction of one).
+    """
+    diagonal = A.diagonal()
+    jacobi = LinearOperator(A.shape, matvec=lambda v: np.ravel(v) / diagonal)
+    B = B.reshape(len(diagonal), -1)
+    X = np.empty_like(B, dtype=float)
+    for j in range(B.shape[1]):
+        x, info = cg(A, B[:, j], rtol=rtol, atol=0.0, maxiter=10 * len(diagonal), M=jacobi)
+        if info != 0 or np.linalg.norm(A @ x - B[:, j]) > 1e3 * rtol * np.linalg.norm(B[:, j]):
+            x = spsolve(A.tocsc(), B[:, j], permc_spec="MMD_AT_PLUS_A")
+        X[:, j] = x
+    return X
 
 
 def spreading_solution(W, Y, alpha):
     """Zhou et al.'s ``(1 − α)(I − α S)⁻¹ Y`` with ``S = D^{-1/2} W D^{-1/2}`` (exact)."""
     S = _normalized(W)
-    system = (sp.identity(W.shape[0]) - alpha * S).tocsc()
-    return (1 - alpha) * spsolve(system, Y).reshape(Y.shape)
+    system = (sp.identity(W.shape[0]) - alpha * S).tocsr()
+    return (1 - alpha) * solve_spd(system, np.asarray(Y, dtype=float)).reshape(Y.shape)
 
 
 def _normalized(W):
@@ -161,6 +191,10 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
     method : {"harmonic", "spreading"}, default "harmonic"
     n_neighbors : int, default 10
         Neighbours per node before symmetrising (:func:`knn_affinity`).
+    affinity : {"knn", "precomputed"}, default "knn"
+        "precomputed": ``X`` given to ``fit`` is the symmetric affinity matrix itself (n × n,
+        e.g. from :func:`affinity_from_neighbours`, to reuse one neighbour search), and
+        ``predict_proba`` takes affinities of new rows to the training rows.
     alpha : float in (0, 1), default 0.99
         Spreading only: the weight of the neighbours against a node's own label.
     max_iter : int, default 200
@@ -190,10 +224,11 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
     [0, 0, 0, 1, 1, 1]
     """
 
-    def __init__(self, method="harmonic", n_neighbors=10, alpha=0.99, max_iter=200, tol=1e-6,
-                 record="summary"):
+    def __init__(self, method="harmonic", n_neighbors=10, affinity="knn", alpha=0.99,
+                 max_iter=200, tol=1e-6, record="summary"):
         self.method = method
         self.n_neighbors = n_neighbors
+        self.affinity = affinity
         self.alpha = alpha
         self.max_iter = max_iter
         self.tol = tol
@@ -203,6 +238,7 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         """Build the graph on ``X`` (``y == -1``: unlabeled) and propagate the labels."""
         check_choice("method", self.method, METHODS)
         check_choice("record", self.record, RECORDS)
+        check_choice("affinity", self.affinity, ("knn", "precomputed"))
         check_number("alpha", self.alpha, above=0, below=1)
         check_int("max_iter", self.max_iter, minimum=0)
         check_number("tol", self.tol, above=0)
@@ -210,7 +246,7 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         labeled = labeled_mask(y)
         self.classes_ = resolve_classes(np.asarray(y)[labeled], min_classes=2)
         self.X_fit_ = X
-        W = knn_affinity(X, self.n_neighbors)
+        W = knn_affinity(X, self.n_neighbors) if self.affinity == "knn" else self._given(X)
         Y = self._one_hot(np.asarray(y), labeled)
         if self.method == "harmonic":
             distributions = self._harmonic(W, labeled, Y)
@@ -221,6 +257,17 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         self.transduction_ = self.classes_[np.argmax(self.label_distributions_, axis=1)]
         self._iterate(W, labeled, Y)
         return self
+
+    @staticmethod
+    def _given(W):
+        W = sp.csr_matrix(W, dtype=float)
+        if W.shape[0] != W.shape[1] or abs(W - W.T).max() > 1e-12 or W.min() < 0:
+            raise ValueError("affinity='precomputed' needs a square, symmetric, non-negative "
+                             f"affinity matrix as X, got shape {W.shape}")
+        if (np.asarray(W.sum(axis=1)).ravel() == 0).any():
+            raise ValueError("a row of the precomputed affinity matrix has no edge: every node "
+                             "needs a neighbour")
+        return W
 
     def _one_hot(self, y, labeled):
         Y = np.zeros((len(y), len(self.classes_)))
@@ -250,7 +297,7 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         S = _normalized(W) if self.method == "spreading" else None
         F, steps, change = Y.copy(), [self._step(0, Y, np.inf)], np.inf
         self.n_iter_ = 0
-        while self.n_iter_ < self.max_iter and change > self.tol:
+        while self.record != "none" and self.n_iter_ < self.max_iter and change > self.tol:
             if self.method == "harmonic":
                 new = P @ F
                 new[labeled] = Y[labeled]
@@ -260,7 +307,7 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
             F = new
             self.n_iter_ += 1
             steps.append(self._step(self.n_iter_, F, change))
-        self.converged_ = bool(change <= self.tol)
+        self.converged_ = bool(change <= self.tol)  # with record="none": not iterated, False
         self.trace_ = Trace(steps if self.record != "none" else [])
 
     def _step(self, iteration, F, change):
@@ -274,6 +321,10 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         """Label distributions of new rows: their training neighbours' distributions, weighted
         by cosine similarity (the graph's own rule applied to one more node)."""
         check_is_fitted(self)
+        if self.affinity == "precomputed":
+            weights = sp.csr_matrix(X, dtype=float)
+            proba = np.asarray(weights @ self.label_distributions_)
+            return proba / np.maximum(proba.sum(axis=1, keepdims=True), 1e-300)
         X = validate_data(self, X, accept_sparse="csr", reset=False)
         k = min(self.n_neighbors, self.X_fit_.shape[0])
         search = NearestNeighbors(n_neighbors=k, metric="cosine").fit(self.X_fit_)

@@ -132,3 +132,32 @@ def test_a_single_labeled_class_is_refused():
     y[y == 1] = -1
     with pytest.raises(ValueError, match="class"):
         GraphPropagation(n_neighbors=3).fit(X, y)
+
+
+@pytest.mark.parametrize("method", ["harmonic", "spreading"])
+def test_a_precomputed_graph_from_one_larger_search_gives_the_same_fit(method):
+    from sslviz.label_propagation import affinity_from_neighbours, cosine_neighbours
+
+    X, y, _ = _two_clusters(seed=6)
+    direct = GraphPropagation(method=method, n_neighbors=4, alpha=0.9).fit(X, y)
+    W = affinity_from_neighbours(*cosine_neighbours(X, 9), 4)
+    given = GraphPropagation(method=method, affinity="precomputed", alpha=0.9).fit(W, y)
+    np.testing.assert_allclose(given.label_distributions_, direct.label_distributions_)
+
+
+def test_a_precomputed_graph_must_be_symmetric_with_an_edge_per_node():
+    with pytest.raises(ValueError, match="square, symmetric, non-negative"):
+        GraphPropagation(affinity="precomputed").fit(np.array([[0, 1.0], [0, 0]]), [0, 1])
+    with pytest.raises(ValueError, match="has no edge"):
+        GraphPropagation(affinity="precomputed").fit(np.eye(3) * 0, [0, 1, -1])
+
+
+def test_the_spd_solver_equals_a_dense_solve_and_falls_back_to_lu_when_cg_stalls(monkeypatch):
+    import sslviz.label_propagation as lp
+
+    dense = _random_graph(seed=7)
+    A = sp.csr_matrix(np.diag(dense.sum(axis=1) + 0.5) - dense)
+    B = np.random.default_rng(0).normal(size=(12, 3))
+    np.testing.assert_allclose(lp.solve_spd(A, B), np.linalg.solve(A.toarray(), B), rtol=1e-8)
+    monkeypatch.setattr(lp, "cg", lambda *args, **kwargs: (np.zeros(12), 1))  # "not converged"
+    np.testing.assert_allclose(lp.solve_spd(A, B), np.linalg.solve(A.toarray(), B), rtol=1e-10)
