@@ -29,12 +29,12 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.naive_bayes import MultinomialNB
+from sklearn.svm import LinearSVC
 
 from ..cache import ResultCache, data_digest
 from ..datasets import load_senseval, load_stoplist
 from ..decision_list import collocation_matrix
 from ..label_propagation import GraphPropagation, affinity_from_neighbours, cosine_neighbours
-from sklearn.svm import LinearSVC
 from ..sgt import SpectralGraphTransducer
 from ..text import TextOptions, load_counts, vectorize
 from ..tsvm import TransductiveSVM
