@@ -90,7 +90,8 @@ def webkb_course_task(*, options=TEXT_OPTIONS, data_dir=None, use_cache=True):
     """Blum & Mitchell's WebKB pages (lecture 10's page set), page words, course against the rest.
 
     Only pages with in-link text are kept, as lecture 10's co-training needs both views, and with
-    at least one word left after the stop list; the vectorized pages are cached (parsing the archive's 8,282 pages takes most of a minute).
+    at least one word left after the stop list. The vectorized pages are cached (parsing the
+    archive's 8,282 pages takes most of a minute).
     """
     def build():
         from ..datasets.webkb_links import load_webkb_link_views
