@@ -338,6 +338,21 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 
 
+def step_summary(trace, truth, rows):
+    """Per recorded step: the share of ``rows`` that hold label mass, and the accuracy of the
+    class with the most mass among them (``truth``: class indices; NaN before any is reached).
+
+    Returns ``(reached, accuracy)``, arrays of shape (n_steps,).
+    """
+    predicted = trace.values("predicted")[:, rows]
+    reached = predicted >= 0
+    right = (predicted == np.asarray(truth)[rows]) & reached
+    counts = reached.sum(axis=1)
+    accuracy = np.divide(right.sum(axis=1), counts, out=np.full(len(counts), np.nan),
+                         where=counts > 0)
+    return reached.mean(axis=1), accuracy
+
+
 def _rownorm(F):
     mass = F.sum(axis=1, keepdims=True)
     return np.divide(F, mass, out=np.zeros_like(F), where=mass > 0)

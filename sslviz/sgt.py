@@ -85,7 +85,8 @@ def smooth_eigenvectors(A, n_components):
     n_parts, _ = connected_components(A, directed=False)
     scale = sp.diags(1.0 / np.sqrt(np.asarray(A.sum(axis=1)).ravel()))
     laplacian = (sp.identity(n_samples) - scale @ A @ scale).tocsc()
-    values, vectors = eigsh(laplacian, k=n_components + 1, sigma=-1e-3, which="LM")
+    start = np.random.default_rng(0).normal(size=n_samples)  # ARPACK's start: fixed, not random
+    values, vectors = eigsh(laplacian, k=n_components + 1, sigma=-1e-3, which="LM", v0=start)
     order = np.argsort(values)
     values, vectors = values[order], vectors[:, order]
     trivial = np.sqrt(np.asarray(A.sum(axis=1)).ravel())
@@ -109,6 +110,26 @@ def sphere_constrained_minimum(G, b, n):
     real = eigenvalues[np.abs(eigenvalues.imag) < 1e-8 * (1 + np.abs(eigenvalues))].real
     lam = real.min()
     return np.linalg.solve(G - lam * np.eye(d), b), lam
+
+
+def constrained_cut(V, positive, negative, c):
+    """The relaxed cut ``z = V w`` for the labeled masks ``positive``/``negative`` (the module's
+    optimisation problem, spectrum ``1², …, d²``); returns ``(z, threshold)``.
+
+    ``V`` (n × d, orthonormal columns, :func:`smooth_eigenvectors`) does not depend on the
+    labels: one basis serves every labeled set of the same rows.
+    """
+    n_pos, n_neg = int(np.sum(positive)), int(np.sum(negative))
+    n_labeled = n_pos + n_neg
+    gamma_pos, gamma_neg = np.sqrt(n_neg / n_pos), -np.sqrt(n_pos / n_neg)
+    targets = np.where(positive, gamma_pos, np.where(negative, gamma_neg, 0.0))
+    costs = np.where(positive, n_labeled / (2 * n_pos),
+                     np.where(negative, n_labeled / (2 * n_neg), 0.0))
+    spectrum = np.arange(1, V.shape[1] + 1, dtype=float) ** 2
+    G = np.diag(spectrum) + c * (V.T * costs) @ V
+    b = c * V.T @ (costs * targets)
+    w, _ = sphere_constrained_minimum(G, b, len(V))
+    return V @ w, (gamma_pos + gamma_neg) / 2
 
 
 class SpectralGraphTransducer(ClassifierMixin, BaseEstimator):
@@ -159,28 +180,13 @@ class SpectralGraphTransducer(ClassifierMixin, BaseEstimator):
             raise ValueError("the spectral graph transducer separates two classes, got "
                              f"{len(self.classes_)}: train one per class against the rest")
         positive = labeled & (np.asarray(y) == self.classes_[1])
-        negative = labeled & ~positive
         V, self.n_graph_components_ = smooth_eigenvectors(sgt_graph(X, self.n_neighbors),
                                                           self.n_components)
-        targets, costs = self._targets(positive, negative)
-        spectrum = np.arange(1, self.n_components + 1, dtype=float) ** 2
-        G = np.diag(spectrum) + self.c * (V.T * costs) @ V
-        b = self.c * V.T @ (costs * targets)
-        w, _ = sphere_constrained_minimum(G, b, len(y))
-        self.decision_ = V @ w
+        self.decision_, self.threshold_ = constrained_cut(V, positive, labeled & ~positive,
+                                                          self.c)
         self.X_fit_ = X
         self.transduction_ = self.classes_[(self.decision_ > self.threshold_).astype(int)]
         return self
-
-    def _targets(self, positive, negative):
-        n_pos, n_neg = int(positive.sum()), int(negative.sum())
-        n_labeled = n_pos + n_neg
-        gamma_pos, gamma_neg = np.sqrt(n_neg / n_pos), -np.sqrt(n_pos / n_neg)
-        self.threshold_ = (gamma_pos + gamma_neg) / 2
-        targets = np.where(positive, gamma_pos, np.where(negative, gamma_neg, 0.0))
-        costs = np.where(positive, n_labeled / (2 * n_pos),
-                         np.where(negative, n_labeled / (2 * n_neg), 0.0))
-        return targets, costs
 
     def predict(self, X):
         """The transduction, for the rows ``X`` the model was fitted on (and only those)."""

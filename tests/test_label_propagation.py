@@ -161,3 +161,15 @@ def test_the_spd_solver_equals_a_dense_solve_and_falls_back_to_lu_when_cg_stalls
     np.testing.assert_allclose(lp.solve_spd(A, B), np.linalg.solve(A.toarray(), B), rtol=1e-8)
     monkeypatch.setattr(lp, "cg", lambda *args, **kwargs: (np.zeros(12), 1))  # "not converged"
     np.testing.assert_allclose(lp.solve_spd(A, B), np.linalg.solve(A.toarray(), B), rtol=1e-10)
+
+
+def test_step_summary_counts_reached_nodes_and_their_accuracy_by_hand():
+    from sslviz.label_propagation import PropagationStep, step_summary
+    from sslviz.trace import Trace
+
+    steps = Trace([PropagationStep(0, np.array([0, -1, -1, -1]), np.inf, None),
+                   PropagationStep(1, np.array([0, 0, -1, 1]), 0.5, None),
+                   PropagationStep(2, np.array([0, 0, 1, 1]), 0.1, None)])
+    reached, accuracy = step_summary(steps, np.array([0, 1, 1, 1]), np.array([1, 2, 3]))
+    np.testing.assert_allclose(reached, [0, 2 / 3, 1])
+    np.testing.assert_allclose(accuracy, [np.nan, 0.5, 2 / 3])
