@@ -54,15 +54,32 @@ METHODS = ("harmonic", "spreading")
 RECORDS = ("summary", "full", "none")
 
 
-def knn_affinity(X, n_neighbors=10):
-    """Symmetric k-nearest-neighbour affinities by cosine similarity, shape (n, n), sparse.
+def knn_affinity(X, n_neighbors=10, metric="cosine"):
+    """Symmetric k-nearest-neighbour affinities, shape (n, n), sparse.
 
-    Each row is joined to its ``n_neighbors`` most similar other rows with weight
+    Each row is joined to its ``n_neighbors`` most similar other rows; the graph is made
+    symmetric with ``W = max(W, Wᵀ)``. ``metric="cosine"`` (text): weight
     ``max(cos(x_i, x_j), 1e-6)`` (a floor keeps an edge between neighbours that share no
-    feature); the graph is made symmetric with ``W = max(W, Wᵀ)``. Rows with no feature at all
-    have no direction and are refused.
+    feature); rows with no feature at all have no direction and are refused.
+    ``metric="euclidean"`` (points): weight ``exp(−d²/(2σ²))`` with σ the median distance to the
+    k-th neighbour.
     """
+    if metric == "euclidean":
+        return affinity_from_neighbours(*euclidean_neighbours(X, n_neighbors), n_neighbors)
     return affinity_from_neighbours(*cosine_neighbours(X, n_neighbors), n_neighbors)
+
+
+def euclidean_neighbours(X, n_neighbors):
+    """``(similarities, neighbours)`` by a Gaussian of the Euclidean distance (see
+    :func:`knn_affinity`), most similar first."""
+    X = np.asarray(X, dtype=float)
+    n_neighbors = check_int("n_neighbors", n_neighbors, minimum=1)
+    if n_neighbors >= len(X):
+        raise ValueError(f"n_neighbors must be < the number of rows ({len(X)}), "
+                         f"got {n_neighbors}")
+    distances, neighbours = NearestNeighbors(n_neighbors=n_neighbors + 1).fit(X).kneighbors(X)
+    sigma = max(float(np.median(distances[:, -1])), 1e-12)
+    return np.exp(-distances[:, 1:] ** 2 / (2 * sigma**2)), neighbours[:, 1:]
 
 
 def cosine_neighbours(X, n_neighbors):
@@ -191,6 +208,9 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
     method : {"harmonic", "spreading"}, default "harmonic"
     n_neighbors : int, default 10
         Neighbours per node before symmetrising (:func:`knn_affinity`).
+    metric : {"cosine", "euclidean"}, default "cosine"
+        How neighbours are found and weighted (:func:`knn_affinity`): cosine for text,
+        euclidean for points in a plane.
     affinity : {"knn", "precomputed"}, default "knn"
         "precomputed": ``X`` given to ``fit`` is the symmetric affinity matrix itself (n × n,
         e.g. from :func:`affinity_from_neighbours`, to reuse one neighbour search), and
@@ -224,10 +244,11 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
     [0, 0, 0, 1, 1, 1]
     """
 
-    def __init__(self, method="harmonic", n_neighbors=10, affinity="knn", alpha=0.99,
-                 max_iter=200, tol=1e-6, record="summary"):
+    def __init__(self, method="harmonic", n_neighbors=10, metric="cosine", affinity="knn",
+                 alpha=0.99, max_iter=200, tol=1e-6, record="summary"):
         self.method = method
         self.n_neighbors = n_neighbors
+        self.metric = metric
         self.affinity = affinity
         self.alpha = alpha
         self.max_iter = max_iter
@@ -239,6 +260,7 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         check_choice("method", self.method, METHODS)
         check_choice("record", self.record, RECORDS)
         check_choice("affinity", self.affinity, ("knn", "precomputed"))
+        check_choice("metric", self.metric, ("cosine", "euclidean"))
         check_number("alpha", self.alpha, above=0, below=1)
         check_int("max_iter", self.max_iter, minimum=0)
         check_number("tol", self.tol, above=0)
@@ -246,7 +268,8 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         labeled = labeled_mask(y)
         self.classes_ = resolve_classes(np.asarray(y)[labeled], min_classes=2)
         self.X_fit_ = X
-        W = knn_affinity(X, self.n_neighbors) if self.affinity == "knn" else self._given(X)
+        W = (knn_affinity(X, self.n_neighbors, self.metric) if self.affinity == "knn"
+             else self._given(X))
         Y = self._one_hot(np.asarray(y), labeled)
         if self.method == "harmonic":
             distributions = self._harmonic(W, labeled, Y)
@@ -327,9 +350,13 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
             return proba / np.maximum(proba.sum(axis=1, keepdims=True), 1e-300)
         X = validate_data(self, X, accept_sparse="csr", reset=False)
         k = min(self.n_neighbors, self.X_fit_.shape[0])
-        search = NearestNeighbors(n_neighbors=k, metric="cosine").fit(self.X_fit_)
+        search = NearestNeighbors(n_neighbors=k, metric=self.metric).fit(self.X_fit_)
         distances, neighbours = search.kneighbors(X)
-        weights = np.maximum(1.0 - distances, 1e-6)
+        if self.metric == "cosine":
+            weights = np.maximum(1.0 - distances, 1e-6)
+        else:
+            sigma = max(float(np.median(distances[:, -1])), 1e-12)
+            weights = np.maximum(np.exp(-distances**2 / (2 * sigma**2)), 1e-300)
         proba = np.einsum("ik,ikc->ic", weights, self.label_distributions_[neighbours])
         return proba / proba.sum(axis=1, keepdims=True)
 

@@ -173,3 +173,11 @@ def test_step_summary_counts_reached_nodes_and_their_accuracy_by_hand():
     reached, accuracy = step_summary(steps, np.array([0, 1, 1, 1]), np.array([1, 2, 3]))
     np.testing.assert_allclose(reached, [0, 2 / 3, 1])
     np.testing.assert_allclose(accuracy, [np.nan, 0.5, 2 / 3])
+
+
+def test_euclidean_weights_are_a_gaussian_of_the_distance():
+    X = np.array([[0.0, 0], [1, 0], [3, 0], [3, 1]])
+    W = knn_affinity(X, n_neighbors=1, metric="euclidean").toarray()
+    sigma = np.median([1, 1, 1, 1])  # each point's nearest neighbour is at distance 1
+    assert W[0, 1] == pytest.approx(np.exp(-1 / (2 * sigma**2)))
+    assert W[1, 2] == 0 and W[2, 3] == pytest.approx(np.exp(-0.5))

@@ -353,13 +353,12 @@ def toy_propagation(*, n_samples=300, noise=0.08, n_neighbors=8, seed=0):
     from sklearn.datasets import make_moons
 
     X, y = make_moons(n_samples, noise=noise, random_state=seed)
-    X = X - X.min(axis=0) + 0.5  # cosine similarity needs directions: keep points off the origin
     y_semi = np.full(len(y), -1)
     rng = np.random.default_rng(seed)
     for label in (0, 1):
         y_semi[rng.choice(np.flatnonzero(y == label))] = label
-    model = GraphPropagation(n_neighbors=n_neighbors, max_iter=120, tol=1e-4,
-                             record="full").fit(X, y_semi)
+    model = GraphPropagation(n_neighbors=n_neighbors, metric="euclidean", max_iter=120,
+                             tol=1e-4, record="full").fit(X, y_semi)
     return X, y, y_semi, model
 
 

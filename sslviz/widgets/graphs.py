@@ -69,7 +69,7 @@ def toy_explorer(X, y, y_semi, model, *, iteration=0):
 def _graph_of(model, X):
     from ..label_propagation import knn_affinity
 
-    return knn_affinity(X, model.n_neighbors)
+    return knn_affinity(X, model.n_neighbors, model.metric)
 
 
 def sense_explorer(task, coords, runs, *, fraction, iteration=0):
