@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from synthetic import topic_corpus
 
 from sslviz.experiments import graphs
 from sslviz.label_propagation import GraphPropagation
-from synthetic import topic_corpus
 
 
 @pytest.fixture(scope="module")

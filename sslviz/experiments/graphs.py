@@ -221,6 +221,7 @@ def supervised_accuracies(counts, unit, y, y_semi, seed):
     template = LinearSVC(loss="hinge", max_iter=10_000, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.simplefilter("ignore", UserWarning)  # a fold lacking a class: scored anyway
         C = choose_by_cv(template, {"C": list(C_GRID)}, unit, y_semi, cv=3, random_state=seed,
                          scoring="balanced_accuracy", allow_unstratified=True).value
         svm = template.set_params(C=C).fit(unit[labeled], y_semi[labeled])
