@@ -41,29 +41,41 @@ def _step_panel(ax, model, truth, rows):
     return artists
 
 
-def toy_explorer(X, y, y_semi, model, *, iteration=0):
-    """Replay a recorded harmonic propagation on 2-D points (``model``: fitted with
-    ``record="full"``, as :func:`sslviz.experiments.graphs.toy_propagation` returns)."""
-    last = len(model.trace_) - 1
+def toy_explorer(runs, *, seed, iteration=0):
+    """Replay recorded harmonic propagations on 2-D points, one per seed.
+
+    ``runs``: dict seed -> ``(X, y, y_semi, model)`` (model fitted with ``record="full"``, as
+    :func:`sslviz.experiments.graphs.toy_propagation` returns).
+    """
+    last = max(len(run[3].trace_) for run in runs.values()) - 1
     slider, play = iteration_control(last, iteration, description="step")
-    unlabeled = np.flatnonzero(y_semi == -1)
-    truth = np.searchsorted(model.classes_, y)
+    controls = {"seed": widgets.Dropdown(options=sorted(runs), value=seed, description="seed",
+                                         layout=widgets.Layout(width="160px")),
+                "iteration": slider}
     with new_figure((12.5, 5.2)) as figure:
         nodes_ax, steps_ax = figure.subplots(1, 2, width_ratios=[1.3, 1])
-    edges = _graph_of(model, X)
-    nodes = plot_graph_nodes(nodes_ax, X, model.trace_[0].predicted, y_semi != -1, edges=edges,
-                             size=18)
-    marker = _step_panel(steps_ax, model, truth, unlabeled)
+    drawn = {"seed": None}
 
     def update(values):
-        step = model.trace_[values["iteration"]]
+        X, y, y_semi, model = runs[values["seed"]]
+        unlabeled = np.flatnonzero(y_semi == -1)
+        if drawn["seed"] != values["seed"]:
+            drawn["nodes"] = plot_graph_nodes(nodes_ax, X, model.trace_[0].predicted,
+                                              y_semi != -1, edges=_graph_of(model, X), size=18)
+            drawn["marker"] = _step_panel(steps_ax, model, np.searchsorted(model.classes_, y),
+                                          unlabeled)
+            drawn["seed"] = values["seed"]
+        shown = min(values["iteration"], len(model.trace_) - 1)
+        step = model.trace_[shown]
         reached = np.mean(step.predicted[unlabeled] >= 0)
-        update_graph_nodes(nodes, step.predicted, ax=nodes_ax, title=(
-            f"step {step.iteration} of {last}: labels reached {reached:.0%} of the points"))
-        update_iteration_marker(marker, values["iteration"])
+        exact = np.mean(model.transduction_ == y)
+        update_graph_nodes(drawn["nodes"], step.predicted, ax=nodes_ax, title=(
+            f"step {shown}: labels reached {reached:.0%} of the points "
+            f"(exact solution: {exact:.0%} right)"))
+        update_iteration_marker(drawn["marker"], shown)
 
-    return Explorer("11_graphs-toy", figure, {"iteration": slider}, update,
-                    extra_controls=[play])
+    return Explorer("11_graphs-toy", figure, controls, update, extra_controls=[play],
+                    main="iteration")
 
 
 def _graph_of(model, X):
