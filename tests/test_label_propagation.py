@@ -1,0 +1,183 @@
+"""Harmonic propagation and label spreading against dense closed forms and hand-built graphs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from sslviz.label_propagation import (
+    GraphPropagation,
+    harmonic_solution,
+    knn_affinity,
+    spreading_solution,
+)
+
+
+def _random_graph(n=12, seed=0):
+    rng = np.random.default_rng(seed)
+    dense = rng.random((n, n)) * (rng.random((n, n)) < 0.5)
+    dense = np.triu(dense, 1)
+    dense = dense + dense.T + np.diag(np.zeros(n))
+    dense[np.arange(n - 1), np.arange(1, n)] += 0.1  # a path keeps it connected
+    dense[np.arange(1, n), np.arange(n - 1)] += 0.1
+    return dense
+
+
+def _two_clusters(seed=0, n=20):
+    rng = np.random.default_rng(seed)
+    a = np.abs(rng.normal([5, 0.5, 0], 0.3, size=(n, 3)))
+    b = np.abs(rng.normal([0.5, 5, 0], 0.3, size=(n, 3)))
+    X = np.vstack([a, b])
+    truth = np.repeat([0, 1], n)
+    y = np.full(2 * n, -1)
+    y[[0, n]] = [0, 1]
+    return X, y, truth
+
+
+def test_harmonic_solution_equals_a_dense_solve():
+    dense = _random_graph()
+    labeled = np.zeros(12, dtype=bool)
+    labeled[[0, 5, 11]] = True
+    Y_l = np.array([[1, 0], [0, 1], [1, 0]], dtype=float)
+    F_u, reached = harmonic_solution(sp.csr_matrix(dense), labeled, Y_l)
+    L = np.diag(dense.sum(axis=1)) - dense
+    u, lab = ~labeled, labeled
+    expected = np.linalg.solve(L[np.ix_(u, u)], dense[np.ix_(u, lab)] @ Y_l)
+    np.testing.assert_allclose(F_u, expected, rtol=1e-10)
+    assert reached.all()
+    np.testing.assert_allclose(F_u.sum(axis=1), 1.0)  # the harmonic mean of one-hot rows
+
+
+def test_spreading_solution_equals_the_dense_closed_form():
+    dense = _random_graph(seed=1)
+    Y = np.zeros((12, 2))
+    Y[0, 0] = Y[7, 1] = 1
+    d = dense.sum(axis=1)
+    S = dense / np.sqrt(np.outer(d, d))
+    expected = 0.2 * np.linalg.solve(np.eye(12) - 0.8 * S, Y)
+    np.testing.assert_allclose(spreading_solution(sp.csr_matrix(dense), Y, 0.8), expected,
+                               rtol=1e-10)
+
+
+@pytest.mark.parametrize("method", ["harmonic", "spreading"])
+def test_the_recorded_iteration_converges_to_the_exact_solution(method):
+    X, y, truth = _two_clusters()
+    model = GraphPropagation(method=method, n_neighbors=4, alpha=0.9, max_iter=5000, tol=1e-10,
+                             record="full").fit(X, y)
+    assert model.converged_
+    np.testing.assert_allclose(model.trace_[-1].distributions, model.label_distributions_,
+                               atol=1e-6)
+    assert (model.transduction_ == truth).all()
+    changes = model.trace_.values("change")[1:]
+    assert changes[-1] <= 1e-10
+
+
+def test_harmonic_keeps_the_given_labels_and_distributions_sum_to_one():
+    X, y, _ = _two_clusters(seed=3)
+    model = GraphPropagation(n_neighbors=3).fit(X, y)
+    labeled = y != -1
+    assert (model.transduction_[labeled] == y[labeled]).all()
+    np.testing.assert_allclose(model.label_distributions_.sum(axis=1), 1.0)
+    assert model.trace_[0].predicted[~labeled].tolist() == [-1] * int((~labeled).sum())
+
+
+def test_nodes_with_no_path_to_a_label_are_reported_and_get_the_class_frequencies():
+    X, y, _ = _two_clusters(seed=4)
+    third = np.abs(np.random.default_rng(0).normal([0, 0, 5], 0.2, size=(6, 3)))
+    X = np.vstack([X, third])  # a third cluster, with no label and no edge to the others
+    y = np.concatenate([y, np.full(6, -1)])
+    with pytest.warns(UserWarning, match="6 unlabeled row\\(s\\) have no path to a labeled row"):
+        model = GraphPropagation(n_neighbors=5).fit(X, y)
+    assert model.unreached_.sum() == 6 and model.unreached_[-6:].all()
+    np.testing.assert_allclose(model.label_distributions_[-6:], 0.5)
+
+
+def test_knn_affinity_is_symmetric_with_cosine_weights():
+    X = np.array([[1, 0], [1, 1], [0, 1], [2, 0.1]], dtype=float)
+    W = knn_affinity(X, n_neighbors=1).toarray()
+    np.testing.assert_allclose(W, W.T)
+    assert W[0, 3] == pytest.approx(2 / np.hypot(2, 0.1))
+    assert (np.count_nonzero(W, axis=1) >= 1).all()
+
+
+def test_new_rows_take_their_neighbours_distributions():
+    X, y, _ = _two_clusters(seed=5)
+    model = GraphPropagation(n_neighbors=3).fit(X, y)
+    assert model.predict(np.array([[5.0, 0.4, 0], [0.3, 5.0, 0]])).tolist() == [0, 1]
+    np.testing.assert_allclose(model.predict_proba(X[:3]).sum(axis=1), 1.0)
+
+
+def test_docstring_example():
+    X = np.array([[1, 0], [1, .1], [.9, .2], [0, 1], [.1, 1], [.2, .9]])
+    y = np.array([0, -1, -1, 1, -1, -1])
+    assert GraphPropagation(n_neighbors=2).fit(X, y).transduction_.tolist() == [0, 0, 0, 1, 1, 1]
+
+
+@pytest.mark.parametrize(("X", "y", "params", "message"), [
+    ([[1, 0], [0, 0], [0, 1]], [0, -1, 1], {"n_neighbors": 1},
+     "1 row\\(s\\) have no features at all \\(e.g. row 1\\)"),
+    ([[1, 0], [1, 1], [0, 1]], [0, -1, 1], {"n_neighbors": 3},
+     "n_neighbors must be < the number of rows \\(3\\), got 3"),
+    ([[1, 0], [1, 1], [0, 1]], [0, -1, 1], {"alpha": 1.0}, "alpha must be a finite number > 0"),
+    ([[1, 0], [1, 1], [0, 1]], [0, -1, 1], {"method": "walk"}, "method must be one of"),
+])
+def test_bad_input_gets_a_clear_error(X, y, params, message):
+    with pytest.raises(ValueError, match=message):
+        GraphPropagation(**params).fit(np.array(X, dtype=float), np.array(y))
+
+
+def test_a_single_labeled_class_is_refused():
+    X, y, _ = _two_clusters()
+    y[y == 1] = -1
+    with pytest.raises(ValueError, match="class"):
+        GraphPropagation(n_neighbors=3).fit(X, y)
+
+
+@pytest.mark.parametrize("method", ["harmonic", "spreading"])
+def test_a_precomputed_graph_from_one_larger_search_gives_the_same_fit(method):
+    from sslviz.label_propagation import affinity_from_neighbours, cosine_neighbours
+
+    X, y, _ = _two_clusters(seed=6)
+    direct = GraphPropagation(method=method, n_neighbors=4, alpha=0.9).fit(X, y)
+    W = affinity_from_neighbours(*cosine_neighbours(X, 9), 4)
+    given = GraphPropagation(method=method, affinity="precomputed", alpha=0.9).fit(W, y)
+    np.testing.assert_allclose(given.label_distributions_, direct.label_distributions_)
+
+
+def test_a_precomputed_graph_must_be_symmetric_with_an_edge_per_node():
+    with pytest.raises(ValueError, match="square, symmetric, non-negative"):
+        GraphPropagation(affinity="precomputed").fit(np.array([[0, 1.0], [0, 0]]), [0, 1])
+    with pytest.raises(ValueError, match="has no edge"):
+        GraphPropagation(affinity="precomputed").fit(np.eye(3) * 0, [0, 1, -1])
+
+
+def test_the_spd_solver_equals_a_dense_solve_and_falls_back_to_lu_when_cg_stalls(monkeypatch):
+    import sslviz.label_propagation as lp
+
+    dense = _random_graph(seed=7)
+    A = sp.csr_matrix(np.diag(dense.sum(axis=1) + 0.5) - dense)
+    B = np.random.default_rng(0).normal(size=(12, 3))
+    np.testing.assert_allclose(lp.solve_spd(A, B), np.linalg.solve(A.toarray(), B), rtol=1e-8)
+    monkeypatch.setattr(lp, "cg", lambda *args, **kwargs: (np.zeros(12), 1))  # "not converged"
+    np.testing.assert_allclose(lp.solve_spd(A, B), np.linalg.solve(A.toarray(), B), rtol=1e-10)
+
+
+def test_step_summary_counts_reached_nodes_and_their_accuracy_by_hand():
+    from sslviz.label_propagation import PropagationStep, step_summary
+    from sslviz.trace import Trace
+
+    steps = Trace([PropagationStep(0, np.array([0, -1, -1, -1]), np.inf, None),
+                   PropagationStep(1, np.array([0, 0, -1, 1]), 0.5, None),
+                   PropagationStep(2, np.array([0, 0, 1, 1]), 0.1, None)])
+    reached, accuracy = step_summary(steps, np.array([0, 1, 1, 1]), np.array([1, 2, 3]))
+    np.testing.assert_allclose(reached, [0, 2 / 3, 1])
+    np.testing.assert_allclose(accuracy, [np.nan, 0.5, 2 / 3])
+
+
+def test_euclidean_weights_are_a_gaussian_of_the_distance():
+    X = np.array([[0.0, 0], [1, 0], [3, 0], [3, 1]])
+    W = knn_affinity(X, n_neighbors=1, metric="euclidean").toarray()
+    sigma = np.median([1, 1, 1, 1])  # each point's nearest neighbour is at distance 1
+    assert W[0, 1] == pytest.approx(np.exp(-1 / (2 * sigma**2)))
+    assert W[1, 2] == 0 and W[2, 3] == pytest.approx(np.exp(-0.5))
