@@ -94,14 +94,13 @@ def sense_explorer(task, coords, runs, *, fraction, iteration=0):
     runs : dict fraction -> (y_semi, model fitted with record="full")
         (:func:`sslviz.experiments.graphs.sense_propagation` for each fraction)
     """
-    fractions = sorted(runs)
+    by_name = {f"{100 * f:g}%": f for f in sorted(runs)}  # the caption shows what the slider shows
     last = max(len(model.trace_) for _, model in runs.values()) - 1
     slider, play = iteration_control(last, iteration, description="step")
     controls = {
         "n_labeled": widgets.SelectionSlider(
-            options=[(f"{100 * f:g} %", f) for f in fractions], value=fraction,
-            description="labeled", continuous_update=False,
-            style={"description_width": "initial"}),
+            options=list(by_name), value=f"{100 * fraction:g}%", description="labeled",
+            continuous_update=False, style={"description_width": "initial"}),
         "iteration": slider,
     }
     with new_figure((13, 5.6)) as figure:
@@ -109,7 +108,7 @@ def sense_explorer(task, coords, runs, *, fraction, iteration=0):
     drawn = {"fraction": None}
 
     def update(values):
-        y_semi, model = runs[values["n_labeled"]]
+        y_semi, model = runs[by_name[values["n_labeled"]]]
         unlabeled = np.flatnonzero(y_semi == -1)
         if drawn["fraction"] != values["n_labeled"]:
             drawn["nodes"] = plot_graph_nodes(map_ax, coords, model.trace_[0].predicted,
@@ -119,11 +118,11 @@ def sense_explorer(task, coords, runs, *, fraction, iteration=0):
         shown = min(values["iteration"], len(model.trace_) - 1)
         step = model.trace_[shown]
         reached = step.predicted[unlabeled] >= 0
-        right = np.mean(step.predicted[unlabeled][reached] == task.y[unlabeled][reached]) \
-            if reached.any() else float("nan")
+        right = (f"{np.mean(step.predicted[unlabeled][reached] == task.y[unlabeled][reached]):.0%}"
+                 if reached.any() else "none")
         update_graph_nodes(drawn["nodes"], step.predicted, ax=map_ax, title=(
             f"{task.name}, {int((y_semi != -1).sum())} labeled, step {shown}: "
-            f"{reached.mean():.0%} reached, {right:.0%} of those right"))
+            f"{reached.mean():.0%} reached, {right} of those right"))
         update_iteration_marker(drawn["marker"], shown)
 
     return Explorer("11_graphs-senses", figure, controls, update, extra_controls=[play],
