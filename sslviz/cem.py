@@ -47,11 +47,17 @@ from scipy.linalg import cholesky, solve_triangular
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
+from .validation import (
+    check_choice,
+    check_int,
+    check_number,
+    labeled_mask,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 COVARIANCES = ("shared", "full", "diag")
 
@@ -188,9 +194,7 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
     def _validate_input(self, X, y):
         X, y = validate_data(self, X, y, accept_sparse="csr" if self._accept_sparse else False,
                              dtype=np.float64)
-        labeled = labeled_mask(y)
-        if labeled.any():
-            check_classification_targets(y[labeled])
+        y, labeled = semi_supervised_target(y)
         if not labeled.any() and (self.init != "random" or self.classes is None):
             raise ValueError("no labeled rows: every entry of y is -1. CEM starts from a model "
                              "fitted on the labeled rows; to cluster unlabeled rows, pass "

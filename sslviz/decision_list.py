@@ -201,7 +201,7 @@ class DecisionList(ClassifierMixin, BaseEstimator):
         """
         check_number("alpha", self.alpha, above=0)
         check_int("min_count", self.min_count, minimum=1)
-        check_labels(y)
+        y = check_labels(y)
         X, y = validate_data(self, X, y, accept_sparse="csr")
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)

@@ -56,14 +56,19 @@ import scipy.sparse as sp
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from . import words
 from .cem import c_step
 from .nb_mixture import MixtureProblem, initial_state, m_step
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
+from .validation import (
+    check_choice,
+    check_int,
+    check_number,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 
 @dataclass(frozen=True)
@@ -297,9 +302,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
     def _validate_input(self, X, y):
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, "SemiSupervisedNB (X must hold word counts)")
-        labeled = labeled_mask(y)
-        if labeled.any():
-            check_classification_targets(y[labeled])
+        y, labeled = semi_supervised_target(y)
         if not labeled.any() and (self.init != "random" or self.classes is None):
             raise ValueError("no labeled rows: every entry of y is -1. EM needs at least one "
                              "labeled document per class to tie its mixture components to "

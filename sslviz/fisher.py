@@ -66,7 +66,7 @@ from sklearn.preprocessing import normalize as normalize_rows
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .em import SemiSupervisedNB
-from .validation import check_choice, check_int, labeled_mask
+from .validation import check_choice, check_int, semi_supervised_target
 from .words import top_indices
 
 VARIANTS = ("n-cat", "ul-cat", "ul-cl")
@@ -155,7 +155,7 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
                              "pass class labels, with -1 for unlabeled "
                              "rows (all -1 is allowed for variant='ul-cl' with n_clusters)")
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-        labeled = labeled_mask(y)
+        y, labeled = semi_supervised_target(y)
         em = {"alpha": self.alpha, "max_iter": self.max_iter, "tol": self.tol,
               "record": "summary"}
         if self.variant in ("n-cat", "ul-cat") and not labeled.any():

@@ -89,11 +89,16 @@ from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import LinearSVC
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
+from .validation import (
+    check_choice,
+    check_int,
+    check_number,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 #: The first unlabeled cost C*₋ is this fraction of ``C_unlabeled`` (Joachims' 10⁻⁵).
 START_FRACTION = 1e-5
@@ -233,11 +238,11 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-        unlabeled = ~labeled_mask(y)
-        if not (~unlabeled).any():
+        y, labeled = semi_supervised_target(y)
+        unlabeled = ~labeled
+        if not labeled.any():
             raise ValueError("no labeled rows: every entry of y is -1. A TSVM starts from an "
                              "SVM trained on labeled rows of at least two classes.")
-        check_classification_targets(y[~unlabeled])
         self.classes_ = resolve_classes(y[~unlabeled], self.classes, min_classes=2,
                                         row="example")
         fractions = self._positive_fractions(y[~unlabeled])

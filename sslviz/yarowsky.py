@@ -39,13 +39,18 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from .decision_list import DecisionList, presence_matrix
 from .splits import UNLABELED
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
+from .validation import (
+    check_choice,
+    check_int,
+    check_number,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 MODES = ("keep", "rejudge")
 
@@ -344,10 +349,7 @@ def _hand_labels(y, n_samples):
     if y.shape != (n_samples,):
         raise ValueError(f"y must have shape ({n_samples},) like the rows of X, "
                          f"got {y.shape}")
-    hand = labeled_mask(y)
-    if hand.any():
-        check_classification_targets(y[hand])
-    return y, hand
+    return semi_supervised_target(y)
 
 
 def _seed_votes(B, seeds, feature_names, index):
