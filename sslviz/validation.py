@@ -111,7 +111,7 @@ def _check_label_values(labels):
     if labels.dtype.kind == "f" and len(labels) and not np.all(np.mod(labels, 1) == 0):
         bad = labels[np.mod(labels, 1) != 0][:3].tolist()
         raise ValueError(f"y holds non-integer numbers {bad}: class labels are integers or "
-                         "strings (this is a classifier, not a regression)")
+                         "strings, not continuous values (this is a classifier, not a regression)")
 
 
 def semi_supervised_target(y):
