@@ -350,13 +350,26 @@ def gaussian_log_density(X, means, cov, covariance):
         diff = X - mean
         if covariance == "diag":
             var = cov[k]
+            if not np.all(var > 0):
+                raise _singular(covariance, k)
             out[:, k] = -0.5 * (np.sum(np.log(2 * np.pi * var)) + (diff ** 2 / var).sum(axis=1))
             continue
-        factor = cholesky(cov if covariance == "shared" else cov[k], lower=True)
+        try:
+            factor = cholesky(cov if covariance == "shared" else cov[k], lower=True)
+        except np.linalg.LinAlgError:
+            raise _singular(covariance, k) from None
         z = solve_triangular(factor, diff.T, lower=True)
         out[:, k] = -0.5 * (d * np.log(2 * np.pi) + 2 * np.log(np.diag(factor)).sum()
                             + (z ** 2).sum(axis=0))
     return out
+
+
+def _singular(covariance, k):
+    which = ("the shared covariance" if covariance == "shared"
+             else f"the covariance of classes_[{k}]")
+    return ValueError(f"{which} is singular (features that are constant or collinear within the "
+                      "class make a variance 0): pass reg_covar > 0 (e.g. 1e-6) to add a ridge, "
+                      "or drop the redundant features")
 
 
 # -- summaries of a fitted model (pure functions over the trace) ---------------------------------

@@ -66,6 +66,7 @@ from .validation import (
     check_choice,
     check_int,
     check_number,
+    check_numbers,
     resolve_classes,
     semi_supervised_target,
 )
@@ -292,12 +293,13 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         if self.init not in ("labeled", "random"):
             raise ValueError(f"init must be 'labeled' or 'random', got {self.init!r}")
         if self.annealing is not None:
-            schedule = np.asarray(self.annealing, dtype=float)
-            if (schedule.ndim != 1 or len(schedule) == 0 or not np.all(schedule > 0)
-                    or np.any(np.diff(schedule) < 0) or schedule[-1] != 1.0):
-                raise ValueError("annealing must be an increasing sequence of inverse "
-                                 "temperatures in (0, 1] ending at 1.0, e.g. (0.2, 0.5, 1.0); "
-                                 f"got {self.annealing!r}")
+            allowed = ("an increasing sequence of inverse temperatures in (0, 1] ending at 1.0 "
+                       "(or None), e.g. (0.2, 0.5, 1.0)")
+            schedule = check_numbers("annealing", self.annealing, allowed)
+            if (np.ndim(self.annealing) == 0 or len(schedule) == 0
+                    or not np.all(schedule > 0) or np.any(np.diff(schedule) < 0)
+                    or schedule[-1] != 1.0):
+                raise ValueError(f"annealing must be {allowed}, got {self.annealing!r}")
 
     def _validate_input(self, X, y):
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)

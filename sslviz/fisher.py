@@ -66,7 +66,7 @@ from sklearn.preprocessing import normalize as normalize_rows
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .em import SemiSupervisedNB
-from .validation import check_choice, check_int, semi_supervised_target
+from .validation import check_bool, check_choice, check_int, semi_supervised_target
 from .words import top_indices
 
 VARIANTS = ("n-cat", "ul-cat", "ul-cl")
@@ -208,6 +208,7 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
 
     def _validate_params(self):
         check_choice("variant", self.variant, VARIANTS)
+        check_bool("normalize", self.normalize)
         if not (np.isscalar(self.prune_tol) and 0 <= self.prune_tol < 1):
             raise ValueError(f"prune_tol must lie in [0, 1), got {self.prune_tol!r}")
         if self.n_clusters is not None:

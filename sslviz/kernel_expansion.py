@@ -71,6 +71,7 @@ from .kernel_expansion_med import (
 )
 from .trace import Trace, freeze_array
 from .validation import (
+    check_bool,
     check_choice,
     check_int,
     check_number,
@@ -481,8 +482,7 @@ class KernelExpansion(TransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Keep ``X`` as the kernel centres and set the width."""
         check_int("n_neighbors", self.n_neighbors, minimum=1)
-        if not isinstance(self.normalize, bool | np.bool_):
-            raise ValueError(f"normalize must be True or False, got {self.normalize!r}")
+        check_bool("normalize", self.normalize)
         if y is None:
             X = validate_data(self, X, dtype=np.float64)
         else:

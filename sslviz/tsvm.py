@@ -96,6 +96,7 @@ from .validation import (
     check_choice,
     check_int,
     check_number,
+    check_numbers,
     resolve_classes,
     semi_supervised_target,
 )
@@ -356,11 +357,12 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
         if self.positive_fraction is None:
             targets = self.classes_[1:] if n_problems == 1 else self.classes_
             return np.array([np.mean(labeled_y == t) for t in targets])
-        fractions = np.atleast_1d(np.asarray(self.positive_fraction, dtype=float))
-        if fractions.ndim != 1 or len(fractions) != n_problems:
+        fractions = check_numbers("positive_fraction", self.positive_fraction,
+                                  "None, a number in (0, 1) or one such number per class")
+        if len(fractions) != n_problems:
             if n_problems == 1:
                 raise ValueError("positive_fraction must be one number for a binary problem "
-                                 f"(the fraction of {self.classes_[1]!r}), "
+                                 f"(the fraction of {np.asarray(self.classes_[1]).tolist()!r}), "
                                  f"got {self.positive_fraction!r}")
             raise ValueError(
                 f"positive_fraction must hold {n_problems} fractions for {n_problems} classes "

@@ -52,6 +52,32 @@ def check_number(name, value, *, minimum=None, maximum=None, above=None, below=N
     return float(value)
 
 
+def check_numbers(name, value, allowed):
+    """``value`` (a number or a sequence of numbers) as a 1-D float array of finite numbers.
+
+    Strings, bools, nested or ragged sequences and non-finite values are refused with a message
+    naming ``name`` and saying what is ``allowed`` (e.g. "an increasing sequence of ...").
+    """
+    def refuse():
+        return ValueError(f"{name} must be {allowed}, got {value!r}")
+
+    items = list(value) if isinstance(value, list | tuple | np.ndarray) else [value]
+    if any(isinstance(v, bool | np.bool_ | str | bytes) or not isinstance(v, numbers.Real)
+           for v in np.asarray(items, dtype=object).ravel()) or np.ndim(items) != 1:
+        raise refuse()
+    numbers_ = np.asarray(items, dtype=float)
+    if not np.all(np.isfinite(numbers_)):
+        raise refuse()
+    return numbers_
+
+
+def check_bool(name, value):
+    """``value`` as a ``bool`` if it is ``True`` or ``False`` (a NumPy bool too)."""
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def check_choice(name, value, choices):
     """``value`` if it is one of ``choices``."""
     if not isinstance(value, str | numbers.Number | type(None)) or value not in choices:

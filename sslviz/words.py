@@ -10,12 +10,16 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
+from .validation import check_int
+
 
 def top_indices(scores, k):
     """Indices of the ``k`` highest scores, best first; ties keep the column order.
 
     ``scores`` of shape (n_words,) gives shape (k,); (n_rows, n_words) gives (n_rows, k).
+    ``k`` is a non-negative integer (more than n_words gives all of them).
     """
+    k = check_int("k", k, minimum=0)
     scores = np.asarray(scores)
     return np.argsort(-scores, axis=-1, kind="stable")[..., :k]
 
