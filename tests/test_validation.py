@@ -112,3 +112,100 @@ def test_check_labels_for_supervised_estimators():
     with pytest.raises(ValueError, match="missing labels"):
         check_labels(np.array(["a", None], dtype=object))
     np.testing.assert_array_equal(check_labels([0, -1, 2]), [0, -1, 2])
+
+
+# -- issue 22: every parameter named in its message ------------------------------------------------
+def _problem():
+    import scipy.sparse as sp
+
+    X = sp.csr_matrix(np.array([[1, 0, 2], [0, 1, 1], [2, 1, 0], [0, 0, 1]], dtype=float))
+    return X, np.array([0, 1, -1, -1])
+
+
+def _collinear():
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(20, 2))
+    return np.c_[a, a[:, 0] + a[:, 1]], np.r_[[0, 1] * 4, [-1] * 12]
+
+
+def _fit(make, data=_problem):
+    X, y = data()
+    return make().fit(X, y)
+
+
+def _case(call, message):
+    return pytest.param(call, message, id=message[:40])
+
+
+def _estimator_cases():
+    from sslviz import em, words
+    from sslviz.cem import GaussianCEM
+    from sslviz.fisher import FisherKernelNB
+    from sslviz.kernel_expansion import KernelExpansion
+    from sslviz.splits import split_labeled
+    from sslviz.text import TextOptions
+    from sslviz.tsvm import TransductiveSVM
+
+    y = np.array([0, 1] * 10)
+    dense = lambda: (_problem()[0].toarray(), _problem()[1])  # noqa: E731
+    return [
+        _case(lambda: _fit(lambda: FisherKernelNB(normalize="no")),
+              r"^normalize must be True or False, got 'no'$"),
+        _case(lambda: _fit(lambda: KernelExpansion(sigma=1.0, normalize="no"), dense),
+              r"^normalize must be True or False, got 'no'$"),
+        _case(lambda: TextOptions(min_df=True), r"^min_df must be an integer >= 1, got True$"),
+        _case(lambda: TextOptions(max_features=True),
+              r"^max_features must be an integer >= 1, got True$"),
+        _case(lambda: _fit(lambda: em.SemiSupervisedNB(annealing="fast")),
+              r"^annealing must be an increasing sequence .*, got 'fast'$"),
+        _case(lambda: _fit(lambda: TransductiveSVM(positive_fraction="half")),
+              r"^positive_fraction must be None, a number in \(0, 1\) or one such number per "
+              r"class, got 'half'$"),
+        _case(lambda: _fit(lambda: GaussianCEM(reg_covar=0), _collinear),
+              r"^the shared covariance is singular .*: pass reg_covar > 0"),
+        _case(lambda: _fit(lambda: GaussianCEM(covariance="full", reg_covar=0), _collinear),
+              r"^the covariance of classes_\[0\] is singular"),
+        _case(lambda: split_labeled(y, -1), r"^n_labeled must be an integer >= 1, got -1$"),
+        _case(lambda: split_labeled(y, 2, n_unlabeled=-1),
+              r"^n_unlabeled must be an integer >= 0, got -1$"),
+        _case(lambda: split_labeled(y, 2, n_test=-3), r"^n_test must be an integer >= 0, got -3$"),
+        _case(lambda: split_labeled(y, 2, test_rows=[0, 99]),
+              r"^test_rows holds \[99\], outside the rows 0..19 of y$"),
+        _case(lambda: split_labeled(y, 2, per_class="yes"),
+              r"^per_class must be True or False, got 'yes'$"),
+        _case(lambda: em.top_words(_fit(lambda: em.SemiSupervisedNB()), ["a", "b", "c"], k=-1),
+              r"^k must be an integer >= 0, got -1$"),
+        _case(lambda: words.top_indices(np.ones(3), 1.5), r"^k must be an integer >= 0, got 1.5$"),
+        _case(lambda: KernelExpansion().fit(_problem()[0].toarray(), _problem()[1][:-1]),
+              r"inconsistent numbers of samples: \[4, 3\]"),
+        _case(lambda: KernelExpansion().fit(_problem()[0].toarray() * 1e300, _problem()[1]),
+              r"^X is too large for the width rule: .*rescale X .*or pass a number as sigma$"),
+    ]
+
+
+@pytest.mark.parametrize(("call", "message"), _estimator_cases())
+def test_parameters_and_edges_are_refused_by_name(call, message):
+    import warnings
+
+    with warnings.catch_warnings(), pytest.raises(ValueError, match=message):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        call()
+
+
+def test_check_numbers():
+    from sslviz.validation import check_numbers
+
+    np.testing.assert_array_equal(check_numbers("f", [0.5, 1], "numbers"), [0.5, 1.0])
+    np.testing.assert_array_equal(check_numbers("f", 0.25, "numbers"), [0.25])
+    for bad in ("half", [0.5, "1"], True, [[0.5]], [0.5, np.nan], None):
+        with pytest.raises(ValueError, match=r"^f must be numbers, got "):
+            check_numbers("f", bad, "numbers")
+
+
+def test_split_labeled_keeps_working_for_valid_sizes():
+    from sslviz.splits import split_labeled
+
+    y = np.array([0, 1] * 10)
+    split = split_labeled(y, np.int64(4), n_unlabeled=6, n_test=0, random_state=0)
+    assert len(split.labeled) == 4 and len(split.unlabeled) == 6 and len(split.test) == 0
+    assert sorted(y[split.labeled].tolist()) == [0, 0, 1, 1]
