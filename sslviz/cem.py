@@ -54,6 +54,7 @@ from .validation import (
     check_choice,
     check_int,
     check_number,
+    check_seed,
     labeled_mask,
     resolve_classes,
     semi_supervised_target,
@@ -143,6 +144,7 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
         check_number("tol", self.tol, minimum=0)
         check_choice("init", self.init, ("labeled", "random"))
         check_choice("record", self.record, ("full", "summary"))
+        check_seed("random_state", self.random_state)
         self._validate_model()
         X, y = self._validate_input(X, y)
         labeled = labeled_mask(y)

@@ -67,6 +67,7 @@ from .validation import (
     check_int,
     check_number,
     check_numbers,
+    check_seed,
     resolve_classes,
     semi_supervised_target,
 )
@@ -281,6 +282,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
     # -- validation ----------------------------------------------------------------------------
     def _validate_params(self):
         check_number("alpha", self.alpha, above=0)
+        check_seed("random_state", self.random_state)
         check_number("unlabeled_weight (λ)", self.unlabeled_weight, minimum=0, maximum=1)
         check_int("n_components", self.n_components, minimum=1)
         check_int("max_iter", self.max_iter, minimum=0)
@@ -408,5 +410,7 @@ def predict_at_iteration(estimator, X, iteration):
 def accuracy_by_iteration(estimator, X, y):
     """Accuracy on (X, y) of every recorded iteration's model, shape (n_iterations,)."""
     y = np.asarray(y)
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"y must hold one label per row of X ({X.shape[0]}), got shape {y.shape}")
     return np.array([np.mean(predict_at_iteration(estimator, X, i) == y)
                      for i in range(len(estimator.trace_))])

@@ -244,13 +244,17 @@ def _ranking(X, method, *, y, vocabulary, stop_words):
     check_choice("method", method, METHODS)
     X = _check_counts(X)
     stop = np.zeros(X.shape[1], dtype=bool)
+    if vocabulary is not None and (isinstance(vocabulary, str | bytes | dict)
+                                   or np.ndim(vocabulary) != 1):
+        raise ValueError(f"vocabulary must be None or a sequence of words (the column names of "
+                         f"X), got {vocabulary!r}"[:200])
+    if vocabulary is not None and len(vocabulary) != X.shape[1]:
+        raise ValueError(f"vocabulary has {len(vocabulary)} words but X has {X.shape[1]} "
+                         "columns")
     if stop_words is not None:
         if vocabulary is None:
             raise ValueError("stop_words needs vocabulary: pass the column names of X "
                              "(e.g. corpus.vocabulary)")
-        if len(vocabulary) != X.shape[1]:
-            raise ValueError(f"vocabulary has {len(vocabulary)} words but X has {X.shape[1]} "
-                             "columns")
         stop = stop_word_mask(vocabulary, stop_words)
     scores, tie_break = _scores(X, method, y)
     columns = np.flatnonzero(~stop)

@@ -66,7 +66,14 @@ from sklearn.preprocessing import normalize as normalize_rows
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .em import SemiSupervisedNB
-from .validation import check_bool, check_choice, check_int, semi_supervised_target
+from .validation import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_number,
+    check_seed,
+    semi_supervised_target,
+)
 from .words import top_indices
 
 VARIANTS = ("n-cat", "ul-cat", "ul-cl")
@@ -209,8 +216,8 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
     def _validate_params(self):
         check_choice("variant", self.variant, VARIANTS)
         check_bool("normalize", self.normalize)
-        if not (np.isscalar(self.prune_tol) and 0 <= self.prune_tol < 1):
-            raise ValueError(f"prune_tol must lie in [0, 1), got {self.prune_tol!r}")
+        check_number("prune_tol", self.prune_tol, minimum=0, below=1)
+        check_seed("random_state", self.random_state)
         if self.n_clusters is not None:
             check_int("n_clusters", self.n_clusters, minimum=1)
 

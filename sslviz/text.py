@@ -79,6 +79,8 @@ class CountCorpus:
 
 def preprocess(text, *, lowercase=True, map_digits=True):
     """Lower-case ``text`` and map digits to ``D`` (``"At 12:30"`` -> ``"at DD:DD"``)."""
+    if not isinstance(text, str):
+        raise ValueError(f"a document must be a string, got {type(text).__name__}")
     if lowercase:
         text = text.lower()
     if map_digits:
@@ -97,6 +99,9 @@ def stop_list(name):
 
 def make_vectorizer(options=TextOptions()):
     """A ``CountVectorizer`` configured by ``options``."""
+    if not isinstance(options, TextOptions):
+        raise ValueError(f"options must be a TextOptions (e.g. TextOptions(min_df=2)), got "
+                         f"{type(options).__name__}")
     stop_words = None
     if options.stop_words is not None:
         stop_words = sorted(preprocess(w, lowercase=options.lowercase, map_digits=False)

@@ -95,8 +95,10 @@ from .trace import Trace, freeze_array
 from .validation import (
     check_choice,
     check_int,
+    check_n_jobs,
     check_number,
     check_numbers,
+    check_seed,
     resolve_classes,
     semi_supervised_target,
 )
@@ -347,6 +349,8 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
     def _validate_params(self):
         check_number("C", self.C, above=0)
         check_number("C_unlabeled", self.C_unlabeled, above=0)
+        check_seed("random_state", self.random_state)
+        check_n_jobs("n_jobs", self.n_jobs)
         check_int("max_iter", self.max_iter, minimum=1)
         check_number("tol", self.tol, above=0)
         check_choice("record", self.record, ("full", "summary"))

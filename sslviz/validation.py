@@ -45,10 +45,12 @@ def check_number(name, value, *, minimum=None, maximum=None, above=None, below=N
     ok = ok and (minimum is None or value >= minimum) and (maximum is None or value <= maximum)
     ok = ok and (above is None or value > above) and (below is None or value < below)
     if not ok:
-        bounds = _range_text(minimum, maximum)
-        bounds += "".join(f" {sign} {bound}" for sign, bound in ((">", above), ("<", below))
-                          if bound is not None)
-        raise ValueError(f"{name} must be a finite number{bounds}, got {value!r}")
+        parts = [_range_text(minimum, maximum).strip()]
+        parts += [f"{sign} {bound}" for sign, bound in ((">", above), ("<", below))
+                  if bound is not None]
+        bounds = " and ".join(part for part in parts if part)
+        raise ValueError(f"{name} must be a finite number{' ' * bool(bounds)}{bounds}, "
+                         f"got {value!r}")
     return float(value)
 
 
@@ -69,6 +71,27 @@ def check_numbers(name, value, allowed):
     if not np.all(np.isfinite(numbers_)):
         raise refuse()
     return numbers_
+
+
+def check_seed(name, value):
+    """``value`` if it is a usable ``random_state``: None, an integer in [0, 2**32 - 1] (not a
+    bool) or a ``numpy.random.RandomState``."""
+    if value is None or isinstance(value, np.random.RandomState):
+        return value
+    if (isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral)
+            or not 0 <= value < 2**32):
+        raise ValueError(f"{name} must be None, an integer in [0, 2**32 - 1] or a "
+                         f"numpy.random.RandomState, got {value!r}")
+    return value
+
+
+def check_n_jobs(name, value):
+    """``value`` if it is None or a number of processes: >= 1, or negative (-1: all cores)."""
+    if value is not None and (isinstance(value, bool | np.bool_)
+                              or not isinstance(value, numbers.Integral) or value == 0):
+        raise ValueError(f"{name} must be None, a number of processes >= 1 or a negative "
+                         f"integer (-1: all cores), got {value!r}")
+    return value
 
 
 def check_bool(name, value):
@@ -221,6 +244,15 @@ def _check_one_label_type(labels):
                          "unlabeled rows)")
 
 
+def check_classes(classes):
+    """``classes`` if it is None or a non-empty 1-D sequence of class labels."""
+    if classes is not None and (isinstance(classes, str | bytes | dict) or np.ndim(classes) != 1
+                                or len(classes) == 0):
+        raise ValueError(f"classes must be None or a non-empty sequence of class labels, e.g. "
+                         f"['ham', 'spam'], got {classes!r}")
+    return classes
+
+
 def resolve_classes(labels, classes=None, *, require_every_class=True, min_classes=1,
                     row="row"):
     """The sorted classes of a fit: ``classes`` if given, else the distinct labeled values.
@@ -237,6 +269,7 @@ def resolve_classes(labels, classes=None, *, require_every_class=True, min_class
     row : str
         What a row is called in messages ("document", "example").
     """
+    check_classes(classes)
     seen = np.unique(labels)
     declared = seen if classes is None else np.unique(np.asarray(classes))
     unknown = np.setdiff1d(seen, declared)

@@ -46,6 +46,7 @@ from .splits import UNLABELED
 from .trace import Trace, freeze_array
 from .validation import (
     check_choice,
+    check_classes,
     check_int,
     check_number,
     resolve_classes,
@@ -294,12 +295,17 @@ class Yarowsky(ClassifierMixin, BaseEstimator):
 
     def _senses(self, seeds, hand_labels):
         """The sorted senses: ``classes`` if given, else the seed senses and the hand labels."""
-        if self.classes is not None:
+        if check_classes(self.classes) is not None:
             known = np.unique(np.asarray(self.classes))
             unknown = sorted(map(str, set(seeds) - set(known.tolist())))
             if unknown:
                 raise ValueError(f"seed sense(s) {unknown} are not in classes="
                                  f"{known.tolist()}")
+        kinds = {isinstance(v, str | bytes) for v in list(seeds) + hand_labels.tolist()}
+        if len(kinds) > 1:
+            raise ValueError(f"the seed senses {list(seeds)} and the labels of y "
+                             f"({sorted(set(hand_labels.tolist()), key=str)[:5]}) mix strings "
+                             "and numbers: name the senses the way y labels them")
         labels = np.asarray(list(seeds) + hand_labels.tolist())
         senses = resolve_classes(labels, self.classes, require_every_class=False,
                                  min_classes=0)

@@ -40,7 +40,7 @@ def test_check_number_bounds():
     with pytest.raises(ValueError, match=r"> 0, got 0"):
         check_number("alpha", 0, above=0)
     assert check_number("threshold", 0.5, minimum=0, below=1) == 0.5
-    with pytest.raises(ValueError, match=r"^threshold must be a finite number >= 0 < 1, got 1$"):
+    with pytest.raises(ValueError, match=r"^threshold must be a finite number >= 0 and < 1, got 1$"):
         check_number("threshold", 1, minimum=0, below=1)
 
 
@@ -209,3 +209,84 @@ def test_split_labeled_keeps_working_for_valid_sizes():
     split = split_labeled(y, np.int64(4), n_unlabeled=6, n_test=0, random_state=0)
     assert len(split.labeled) == 4 and len(split.unlabeled) == 6 and len(split.test) == 0
     assert sorted(y[split.labeled].tolist()) == [0, 0, 1, 1]
+
+
+def _helper_cases():
+    import scipy.sparse as sp
+    from sklearn.naive_bayes import MultinomialNB
+
+    from sslviz import decision_list, em, self_training, text, words
+
+    X, y = _problem()
+    nb = em.SemiSupervisedNB(max_iter=2).fit(X, y)
+    rules = decision_list.DecisionList().fit(X, np.array([0, 1, 0, 1]))
+    st = self_training.SelfTraining(MultinomialNB(), max_iter=1).fit(sp.vstack([X, X]),
+                                                                     np.r_[y, y])
+    return [
+        _case(lambda: em.top_words(nb, list("abc"), iteration=True),
+              r"^iteration must be an integer \(0 to \d+\), got True$"),
+        _case(lambda: self_training.predict_at_iteration(st, X, 1.5),
+              r"^iteration must be an integer \(0 to \d+\), got 1.5$"),
+        _case(lambda: em.accuracy_by_iteration(nb, X, y[:-1]),
+              r"^y must hold one label per row of X \(4\), got shape \(3,\)$"),
+        _case(lambda: decision_list.top_rules(rules, list("abc"), k=-1),
+              r"^k must be an integer >= 0, got -1$"),
+        _case(lambda: decision_list.rank_rules(np.ones((2, 3)), -1),
+              r"^alpha must be a finite number > 0, got -1$"),
+        _case(lambda: decision_list.collocations(["a", "b", "c"], 1, window=-1),
+              r"^window must be an integer >= 0, got -1$"),
+        _case(lambda: decision_list.collocations(["a", "b", "c"], "b"),
+              r"^head must be an integer, got 'b'$"),
+        _case(lambda: decision_list.collocation_matrix([["a", "b"]], [0], min_df=0),
+              r"^min_df must be an integer >= 1, got 0$"),
+        _case(lambda: words.log_odds_vs_rest(nb.feature_log_prob_, nb.class_log_prior_, 5),
+              r"^target must be an integer in \[0, 1\], got 5$"),
+        _case(lambda: text.vectorize(["a b"], {"min_df": 1}),
+              r"^options must be a TextOptions .*got dict$"),
+        _case(lambda: text.preprocess(None), r"^a document must be a string, got NoneType$"),
+    ]
+
+
+@pytest.mark.parametrize(("call", "message"), _helper_cases())
+def test_helpers_refuse_bad_arguments_by_name(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def _constructor_cases():
+    from sslviz.cem import GaussianCEM
+    from sslviz.em import SemiSupervisedNB
+    from sslviz.feature_selection import FeatureSelector
+    from sslviz.fisher import FisherKernelNB
+    from sslviz.tsvm import TransductiveSVM
+    from sslviz.yarowsky import Yarowsky
+
+    seed = r"^random_state must be None, an integer in \[0, 2\*\*32 - 1\] or a numpy"
+    return [
+        _case(lambda: _fit(lambda: SemiSupervisedNB(random_state="fast")), seed),
+        _case(lambda: _fit(lambda: TransductiveSVM(random_state=-1)), seed),
+        _case(lambda: _fit(lambda: FisherKernelNB(random_state=True)), seed),
+        _case(lambda: _fit(lambda: GaussianCEM(random_state=[1, 2]),
+                           lambda: (_problem()[0].toarray(), _problem()[1])), seed),
+        _case(lambda: _fit(lambda: TransductiveSVM(n_jobs=0)),
+              r"^n_jobs must be None, a number of processes >= 1 or a negative integer"),
+        _case(lambda: _fit(lambda: FisherKernelNB(prune_tol="fast")),
+              r"^prune_tol must be a finite number >= 0 and < 1, got 'fast'$"),
+        _case(lambda: _fit(lambda: Yarowsky(classes={"a": 1})),
+              r"^classes must be None or a non-empty sequence of class labels"),
+        _case(lambda: _fit(lambda: SemiSupervisedNB(classes="ab")),
+              r"^classes must be None or a non-empty sequence of class labels"),
+        _case(lambda: _fit(lambda: Yarowsky(seeds={"a": 1})),
+              r"^the seed senses \['a'\] and the labels of y \(\[0, 1\]\) mix strings and "
+              r"numbers"),
+        _case(lambda: _fit(lambda: FeatureSelector(vocabulary="fast")),
+              r"^vocabulary must be None or a sequence of words"),
+        _case(lambda: _fit(lambda: FeatureSelector(vocabulary=["a"])),
+              r"^vocabulary has 1 words but X has 3 columns$"),
+    ]
+
+
+@pytest.mark.parametrize(("call", "message"), _constructor_cases())
+def test_constructor_parameters_are_refused_by_name(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
