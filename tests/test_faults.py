@@ -16,6 +16,7 @@ import http.client
 import http.server
 import io
 import os
+import random
 import tarfile
 import threading
 import time
@@ -320,17 +321,23 @@ def _tar_gz(members) -> bytes:
 
 
 STOP_WORDS = b"a\na's\nable\nabout\nabove\naccording\nacross\nafter\nagain\nall\nc'mon\n"
-ARCHIVE = _tar_gz({f"docs/{i}.txt": os.urandom(3000) for i in range(20)})
+NOISE = random.Random(0).randbytes(60_000)
+ARCHIVE = _tar_gz({f"docs/{i}.txt": NOISE[3000 * i: 3000 * (i + 1)] for i in range(20)})
 
 
 @pytest.mark.parametrize(("name", "data", "reason"), [
-    ("english.stop", b"<html><body><h1>404 Not Found</h1></body></html>\n", "'<html><body>"),
-    ("english.stop", os.urandom(4000), "not a stop list"),
-    ("english.stop", b"the\nand\n", "only 2 word(s)"),
-    ("official.tar.gz", ARCHIVE[: len(ARCHIVE) // 2], "does not open as the archive"),
-    ("official.tar.gz", b"<html>moved</html>", "does not open as the archive"),
-    ("official.zip", b"PK\x03\x04 not really a zip", "does not open as the archive"),
-    ("official.csv", b"a,b,c\n1,2\n", "different numbers of columns"),
+    pytest.param("english.stop", b"<html><body><h1>404 Not Found</h1></body></html>\n",
+                 "'<html><body>", id="stop-list-html"),
+    pytest.param("english.stop", NOISE[:4000], "not a stop list", id="stop-list-random-bytes"),
+    pytest.param("english.stop", b"the\nand\n", "only 2 word(s)", id="stop-list-two-words"),
+    pytest.param("official.tar.gz", ARCHIVE[: len(ARCHIVE) // 2], "does not open as the archive",
+                 id="tar-gz-truncated"),
+    pytest.param("official.tar.gz", b"<html>moved</html>", "does not open as the archive",
+                 id="tar-gz-html"),
+    pytest.param("official.zip", b"PK\x03\x04 not really a zip", "does not open as the archive",
+                 id="zip-damaged"),
+    pytest.param("official.csv", b"a,b,c\n1,2\n", "different numbers of columns",
+                 id="csv-ragged"),
 ])
 def test_an_unverified_file_that_is_not_of_its_format_is_corrupt(monkeypatch, folder, capsys, name,
                                                                   data, reason):
@@ -350,10 +357,10 @@ def test_an_unverified_file_that_is_not_of_its_format_is_corrupt(monkeypatch, fo
 
 
 @pytest.mark.parametrize(("name", "data"), [
-    ("english.stop", b"# SMART\n" + STOP_WORDS),
-    ("official.tar.gz", ARCHIVE),
-    ("official.csv", b"a,b,c\n1,2,3\n"),
-    ("official.bin", b"any bytes: no format is known for this name"),
+    pytest.param("english.stop", b"# SMART\n" + STOP_WORDS, id="stop-list"),
+    pytest.param("official.tar.gz", ARCHIVE, id="tar-gz"),
+    pytest.param("official.csv", b"a,b,c\n1,2,3\n", id="csv"),
+    pytest.param("official.bin", b"any bytes: no format is known for this name", id="other"),
 ])
 def test_an_unverified_file_of_its_format_is_used(monkeypatch, folder, name, data):
     register(monkeypatch, unverified_name=name)

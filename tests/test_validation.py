@@ -40,7 +40,8 @@ def test_check_number_bounds():
     with pytest.raises(ValueError, match=r"> 0, got 0"):
         check_number("alpha", 0, above=0)
     assert check_number("threshold", 0.5, minimum=0, below=1) == 0.5
-    with pytest.raises(ValueError, match=r"^threshold must be a finite number >= 0 and < 1, got 1$"):
+    with pytest.raises(ValueError,
+                       match=r"^threshold must be a finite number >= 0 and < 1, got 1$"):
         check_number("threshold", 1, minimum=0, below=1)
 
 
