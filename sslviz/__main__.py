@@ -56,7 +56,8 @@ def _parser():
 def _execute(args) -> int:
     from sslviz.deck import NotebookFailed, execute_in_place
 
-    cli.checked_notebooks(args.notebooks)
+    for path in cli.checked_notebooks(args.notebooks):  # each is written back: check first
+        cli.writable_file(path, option="NOTEBOOK")
     for path in args.notebooks:
         try:
             execute_in_place(Path(path))
@@ -99,9 +100,10 @@ def _slides(args) -> int:
     from sslviz.deck import default_notebooks
     from sslviz.slides import slide_problems, update_notebooks
 
-    cli.checked_notebooks(args.notebooks)
-    paths = [Path(p) for p in args.notebooks] or default_notebooks()
+    paths = cli.checked_notebooks(args.notebooks) or default_notebooks()
     if not args.check:
+        for path in paths:
+            cli.writable_file(path, option="NOTEBOOK")
         for path in update_notebooks(paths):
             print(f"updated {path}")
     failed = 0

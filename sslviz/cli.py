@@ -160,9 +160,10 @@ def writable_file(path, *, option):
     if not parent.is_dir():
         raise UsageError(f"{option} {path}: the folder {parent} does not exist; create it or "
                          "choose another file")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise UsageError(f"{option} {path}: the folder {parent} is not writable; choose another "
-                         "file")
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists()
+                                                     and not os.access(path, os.W_OK)):
+        raise UsageError(f"{option} {path} cannot be written (no permission in {parent}); "
+                         "choose another file or fix the permissions")
     return path
 
 

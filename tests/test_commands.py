@@ -219,3 +219,22 @@ def test_run_py_unwritable_environment_is_one_line(monkeypatch, capsys):
     assert run_script.main(["test"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Permission denied" in err
+
+
+@pytest.mark.parametrize("command", [["execute"], ["slides"]])
+def test_a_notebook_that_cannot_be_written_back_is_refused_before_the_run(workdir, capsys,
+                                                                          monkeypatch, command):
+    """execute and slides write the notebook back: refused first if that cannot succeed
+    (simulated: the tests may run as root, for whom permissions do not stop writes)."""
+    import nbformat
+
+    path = workdir / "ok.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1")]), path)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: False if Path(p) == path
+                        else real_access(p, mode))
+    before = path.read_bytes()
+    assert sslviz_main([*command, str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "cannot be written" in err and len(err.strip().splitlines()) == 1
+    assert path.read_bytes() == before

@@ -291,3 +291,27 @@ def _constructor_cases():
 def test_constructor_parameters_are_refused_by_name(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_pandas_missing_values_are_missing_labels_without_importing_pandas():
+    """pandas' NA (a nullable column with a gap) is recognised by its type's name, so the rule
+    does not need pandas installed."""
+    from sslviz.validation import semi_supervised_target
+
+    NAType = type("NAType", (), {"__eq__": lambda self, other: NotImplemented,
+                                 "__bool__": lambda self: 1 / 0, "__hash__": object.__hash__})
+    y = np.array([0, 1, NAType(), -1], dtype=object)
+    with pytest.raises(ValueError, match=r"^y holds missing labels \(None or NaN\)"):
+        semi_supervised_target(y)
+
+
+def test_semi_supervised_target_converts_object_numbers():
+    from sslviz.validation import semi_supervised_target
+
+    y, labeled = semi_supervised_target(np.array([2, np.int16(0), -1], dtype=object))
+    assert y.dtype == np.int64 and y.tolist() == [2, 0, -1]
+    assert labeled.tolist() == [True, True, False]
+    y, _ = semi_supervised_target(np.array([1.0, 0.0, -1], dtype=object))
+    assert y.dtype == np.float64
+    y, _ = semi_supervised_target(np.array(["b", "a", -1], dtype=object))
+    assert y.dtype == object and y.tolist() == ["b", "a", -1]
