@@ -42,7 +42,7 @@ class Parser(argparse.ArgumentParser):
                           help="show the full traceback of an error (for bug reports)")
 
     def error(self, message):
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
 # -- argument types: a wrong value is refused by argparse, before any slow work ------------------

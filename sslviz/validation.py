@@ -45,12 +45,10 @@ def check_number(name, value, *, minimum=None, maximum=None, above=None, below=N
     ok = ok and (minimum is None or value >= minimum) and (maximum is None or value <= maximum)
     ok = ok and (above is None or value > above) and (below is None or value < below)
     if not ok:
-        parts = [_range_text(minimum, maximum).strip()]
-        parts += [f"{sign} {bound}" for sign, bound in ((">", above), ("<", below))
-                  if bound is not None]
-        bounds = " and ".join(part for part in parts if part)
-        raise ValueError(f"{name} must be a finite number{' ' * bool(bounds)}{bounds}, "
-                         f"got {value!r}")
+        bounds = _range_text(minimum, maximum)
+        bounds += "".join(f" {sign} {bound}" for sign, bound in ((">", above), ("<", below))
+                          if bound is not None)
+        raise ValueError(f"{name} must be a finite number{bounds}, got {value!r}")
     return float(value)
 
 

@@ -171,7 +171,7 @@ def test_feature_names():
 @pytest.mark.parametrize("params, y_change, message", [
     ({"variant": "linear"}, None,
      r"variant must be one of \['n-cat', 'ul-cat', 'ul-cl'\], got 'linear'"),
-    ({"prune_tol": 1.0}, None, r"prune_tol must be a finite number >= 0 and < 1, got 1.0"),
+    ({"prune_tol": 1.0}, None, r"prune_tol must be a finite number >= 0 < 1, got 1.0"),
     ({"variant": "ul-cl", "n_clusters": 0}, None,
      "n_clusters must be an integer >= 1, got 0"),
     ({"variant": "ul-cl", "n_clusters": True}, None, "n_clusters must be an integer >= 1"),

@@ -41,7 +41,7 @@ def test_check_number_bounds():
         check_number("alpha", 0, above=0)
     assert check_number("threshold", 0.5, minimum=0, below=1) == 0.5
     with pytest.raises(ValueError,
-                       match=r"^threshold must be a finite number >= 0 and < 1, got 1$"):
+                       match=r"^threshold must be a finite number >= 0 < 1, got 1$"):
         check_number("threshold", 1, minimum=0, below=1)
 
 
@@ -272,7 +272,7 @@ def _constructor_cases():
         _case(lambda: _fit(lambda: TransductiveSVM(n_jobs=0)),
               r"^n_jobs must be None, a number of processes >= 1 or a negative integer"),
         _case(lambda: _fit(lambda: FisherKernelNB(prune_tol="fast")),
-              r"^prune_tol must be a finite number >= 0 and < 1, got 'fast'$"),
+              r"^prune_tol must be a finite number >= 0 < 1, got 'fast'$"),
         _case(lambda: _fit(lambda: Yarowsky(classes={"a": 1})),
               r"^classes must be None or a non-empty sequence of class labels"),
         _case(lambda: _fit(lambda: SemiSupervisedNB(classes="ab")),

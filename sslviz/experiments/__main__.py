@@ -34,20 +34,20 @@ def _parser():
     parser.add_argument("command", choices=["fisher-table", "fisher-figure"],
                         help="(also: kernel-expansion ..., hybrid ...; see python -m "
                         "sslviz.experiments hybrid --help)")
-    parser.add_argument("--sizes", type=cli.positive_int, nargs="+", help="labeled-set sizes")
-    parser.add_argument("--unlabeled", type=cli.positive_int, nargs="+", help="unlabeled-set sizes")
+    parser.add_argument("--sizes", type=int, nargs="+", help="labeled-set sizes")
+    parser.add_argument("--unlabeled", type=int, nargs="+", help="unlabeled-set sizes")
     parser.add_argument("--splits", type=int, nargs="+",
                         default=list(range(fisher.PAPER_N_SPLITS)),
                         help="splits to run, 0-4 (default: all five)")
     parser.add_argument("--methods", nargs="+", choices=fisher.FISHER_METHODS,
                         help="methods (default: all for the table, ul-cat and nb+em for the "
                         "figure)")
-    parser.add_argument("--tsvm-max-unlabeled", type=cli.positive_int, default=None,
+    parser.add_argument("--tsvm-max-unlabeled", type=int, default=None,
                         help="give the TSVM at most this many unlabeled posts (default: all)")
     parser.add_argument("--paper-settings", action="store_true",
                         help="the paper's fixed settings (alpha=2, C=1, counts) instead of alpha "
                         "and C chosen on the labeled posts and tf-idf for the linear SVMs")
-    parser.add_argument("--n-jobs", type=cli.n_jobs, default=-1, help="parallel processes (-1: all "
+    parser.add_argument("--n-jobs", type=int, default=-1, help="parallel processes (-1: all "
                         "cores)")
     parser.add_argument("--no-cache", action="store_true", help="recompute everything")
     return parser
@@ -57,6 +57,15 @@ def _check_arguments(parser, args):
     """Refuse, before the corpus is loaded, values no run can use."""
     if any(not 0 <= split < fisher.PAPER_N_SPLITS for split in args.splits):
         parser.error(f"--splits must lie in 0..{fisher.PAPER_N_SPLITS - 1}, got {args.splits}")
+    for name in ("sizes", "unlabeled"):
+        values = getattr(args, name) or []
+        if any(value < 1 for value in values):
+            parser.error(f"--{name} must be positive, got {values}")
+    if args.tsvm_max_unlabeled is not None and args.tsvm_max_unlabeled < 1:
+        parser.error(f"--tsvm-max-unlabeled must be positive, got {args.tsvm_max_unlabeled}")
+    if args.n_jobs == 0:
+        parser.error("--n-jobs must be a number of processes (>= 1) or negative (-1: all "
+                     "cores), got 0")
 
 
 def _check_sizes(sizes, unlabeled, n_posts, test_folds):

@@ -188,7 +188,7 @@ def main(argv=None):
         "interrupted run resumes.")
     parser.add_argument("command", choices=["table", "perplexity"])
     parser.add_argument("--corpora", nargs="+", choices=list(CORPORA), default=list(CORPORA))
-    parser.add_argument("--sizes", type=cli.positive_int, nargs="+",
+    parser.add_argument("--sizes", type=int, nargs="+",
                         help="labeled-set sizes (default: the paper's)")
     parser.add_argument("--seeds", type=cli.seed, nargs="+", default=list(range(PAPER_N_SEEDS)))
     parser.add_argument("--n-jobs", type=cli.n_jobs, default=-1)
