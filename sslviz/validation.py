@@ -148,8 +148,12 @@ def _label_array(y):
                          "True for 1 and False for 0, so the classes would be ambiguous; give the "
                          "classes as 0/1 or as strings and mark unlabeled rows with -1")
     if all(isinstance(v, numbers.Real) for v in values):
-        return np.array(values, dtype=float if any(isinstance(v, float | np.floating)
-                                                   for v in values) else np.int64)
+        floats = any(isinstance(v, float | np.floating) for v in values)
+        try:
+            return np.array(values, dtype=float if floats else np.int64)
+        except OverflowError:
+            raise ValueError("y holds integers too large for class labels (beyond 64 bits): "
+                             "number the classes 0, 1, ... or use strings") from None
     return y
 
 

@@ -315,3 +315,5 @@ def test_semi_supervised_target_converts_object_numbers():
     assert y.dtype == np.float64
     y, _ = semi_supervised_target(np.array(["b", "a", -1], dtype=object))
     assert y.dtype == object and y.tolist() == ["b", "a", -1]
+    with pytest.raises(ValueError, match=r"^y holds integers too large for class labels"):
+        semi_supervised_target(np.array([2**70, 0, -1], dtype=object))
