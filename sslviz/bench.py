@@ -360,7 +360,13 @@ def _explorers(args):
     notebooks = cli.checked_notebooks(args.notebooks) or None
     if args.json:
         cli.writable_file(args.json, option="--json")
-    rows = bench_notebooks(notebooks, n_steps=args.steps, pause=args.pause)
+    from .deck import NotebookFailed
+
+    try:
+        rows = bench_notebooks(notebooks, n_steps=args.steps, pause=args.pause)
+    except NotebookFailed as error:  # a cell of a notebook raised: nothing was measured
+        print(f"error: {cli.one_line(error)}", file=sys.stderr)
+        return 1
     print(format_explorer_table(rows))
     if args.json:
         cli.write_text_atomically(args.json, json.dumps(rows, indent=1))

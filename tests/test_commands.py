@@ -238,3 +238,20 @@ def test_a_notebook_that_cannot_be_written_back_is_refused_before_the_run(workdi
     err = capsys.readouterr().err
     assert "cannot be written" in err and len(err.strip().splitlines()) == 1
     assert path.read_bytes() == before
+
+
+def test_bench_explorers_a_failing_notebook_is_one_line_and_exit_1(monkeypatch, tmp_path,
+                                                                  capsys):
+    import sslviz.bench_explorers as explorers
+    from sslviz.deck import NotebookFailed
+
+    def fail(*args, **kwargs):
+        raise NotebookFailed("x.ipynb: code cell 3 failed; run the notebook to see why:\n"
+                             "ZeroDivisionError: division by zero")
+
+    monkeypatch.setattr(explorers, "bench_notebooks", fail)
+    target = tmp_path / "rows.json"
+    assert bench.main(["explorers", "--json", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "code cell 3 failed" in err
+    assert not target.exists()
