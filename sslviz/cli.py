@@ -142,6 +142,9 @@ def checked_notebooks(paths):
 
 def writable_folder(folder, *, option="--out"):
     """Refuse a folder that is a file, or that cannot be created or written into."""
+    if not str(folder).strip():
+        raise UsageError(f"{option} is empty: name the folder to write into (e.g. {option} "
+                         "figures)")
     folder = Path(folder)
     existing = next((p for p in (folder, *folder.absolute().parents) if p.exists()), None)
     if existing is None or not existing.is_dir():

@@ -38,6 +38,7 @@ CASES = [
     ("sslviz", ["export-figures", "{tmp}/binary.ipynb"], "binary bytes"),
     ("sslviz", ["export-figures", "--out", "{tmp}/plain.txt/figures"], "is a file, not a folder"),
     ("sslviz", ["export-figures", "--formats", "gif"], "choose from png,svg,pdf"),
+    ("sslviz", ["export-figures", "--out", ""], "--out is empty"),
     ("sslviz", ["export-figures", "--preset", "2:1"], "invalid choice"),
     ("sslviz", ["execute", "{tmp}/empty_object.ipynb"], "without a list of cells"),
     ("sslviz", ["execute", "{tmp}/absent.ipynb"], "no notebook at"),
