@@ -419,7 +419,7 @@ def main(argv=None):
     try:
         args = parse_args(sys.argv[1:] if argv is None else argv)
     except UsageError as error:
-        sys.stderr.write(f"{USAGE}\nrun.py: error: {error}\n")
+        sys.stderr.write(f"run.py: error: {error} (python3 run.py --help)\n")
         return 2
     if args.command == "help":
         print(USAGE, end="")
@@ -431,6 +431,9 @@ def main(argv=None):
     except KeyboardInterrupt:
         say("interrupted.")
         return 130
+    except OSError as error:  # e.g. an unwritable SSLVIZ_VENV or a missing pyproject.toml
+        sys.stderr.write(f"run.py: error: {error}\n")
+        return 2
 
 
 if __name__ == "__main__":

@@ -6,21 +6,22 @@
 ``execute NOTEBOOK ...``           re-run lectures top to bottom (claims strict) and write them back
                                    in their committed form (no timestamps, no widget state)
 
-Exit codes: 0 success, 1 a notebook failed or is not ready as slides, 2 bad arguments.
+Exit codes: 0 success, 1 a notebook failed or is not ready as slides, 2 bad arguments (a file
+that is not a notebook, an output folder that cannot be written; one line on stderr, the
+traceback only with ``--debug``).
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 from pathlib import Path
 
+from sslviz import cli
 from sslviz.export import FORMATS
 
 
 def _parser():
-    parser = argparse.ArgumentParser(prog="python -m sslviz",
+    parser = cli.Parser(prog="python -m sslviz",
                                      description="Figures and slides of the sslviz lectures.")
     commands = parser.add_subparsers(dest="command", required=True)
     export = commands.add_parser(
@@ -55,7 +56,8 @@ def _parser():
 def _execute(args) -> int:
     from sslviz.deck import NotebookFailed, execute_in_place
 
-    _check_notebooks(args.notebooks)
+    for path in cli.checked_notebooks(args.notebooks):  # each is written back: check first
+        cli.writable_file(path, option="NOTEBOOK")
     for path in args.notebooks:
         try:
             execute_in_place(Path(path))
@@ -66,33 +68,11 @@ def _execute(args) -> int:
     return 0
 
 
-class _BadArguments(ValueError):
-    """A command-line argument that would only fail after slow work: reported first."""
-
-
-def _check_notebooks(paths):
-    for path in map(Path, paths):
-        if not path.is_file():
-            raise _BadArguments(f"no notebook at {path}: give the path of an .ipynb file")
-        if path.suffix != ".ipynb":
-            raise _BadArguments(f"{path} is not a notebook (.ipynb)")
-
-
-def _check_output_folder(folder):
-    """The folder exists and is writable, or can be created."""
-    folder = Path(folder)
-    existing = next((p for p in (folder, *folder.absolute().parents) if p.exists()), None)
-    if existing is None or not existing.is_dir():
-        raise _BadArguments(f"--out {folder}: {existing} is a file, not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise _BadArguments(f"--out {folder}: {existing} is not writable; choose another folder")
-
-
 def _check_formats(text):
     formats = tuple(f.strip().lower() for f in text.split(",") if f.strip())
     unknown = [f for f in formats if f not in FORMATS]
     if unknown or not formats:
-        raise _BadArguments(f"--formats {text!r}: choose from {','.join(FORMATS)}")
+        raise cli.UsageError(f"--formats {text!r}: choose from {','.join(FORMATS)}")
     return formats
 
 
@@ -100,15 +80,12 @@ def _export(args) -> int:
     from sslviz.deck import NotebookFailed, export_figures
 
     formats = _check_formats(args.formats)
-    _check_notebooks(args.notebooks)
-    _check_output_folder(args.out)
+    cli.checked_notebooks(args.notebooks)
+    cli.writable_folder(args.out)
     preset = None if args.preset == "screen" else args.preset
     try:
         paths = export_figures(args.notebooks or None, args.out, preset=preset, formats=formats,
                                projector=args.projector)
-    except (FileNotFoundError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
     except NotebookFailed as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
@@ -123,9 +100,10 @@ def _slides(args) -> int:
     from sslviz.deck import default_notebooks
     from sslviz.slides import slide_problems, update_notebooks
 
-    _check_notebooks(args.notebooks)
-    paths = [Path(p) for p in args.notebooks] or default_notebooks()
+    paths = cli.checked_notebooks(args.notebooks) or default_notebooks()
     if not args.check:
+        for path in paths:
+            cli.writable_file(path, option="NOTEBOOK")
         for path in update_notebooks(paths):
             print(f"updated {path}")
     failed = 0
@@ -136,17 +114,14 @@ def _slides(args) -> int:
     return failed
 
 
+@cli.command
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    try:
-        if args.command == "export-figures":
-            return _export(args)
-        if args.command == "execute":
-            return _execute(args)
-        return _slides(args)
-    except _BadArguments as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    if args.command == "export-figures":
+        return _export(args)
+    if args.command == "execute":
+        return _execute(args)
+    return _slides(args)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,6 @@ iteration there.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import sys
 import time
@@ -39,8 +38,10 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.naive_bayes import MultinomialNB
 
+from . import cli
 from .em import SemiSupervisedNB
 from .splits import UNLABELED, split_labeled
+from .validation import check_int
 
 __all__ = [
     "floor_iteration",
@@ -174,8 +175,8 @@ def run_em_benchmark(X, y, *, n_labeled=100, alpha=0.1, seed=0, repeat=5, warmup
         ``sklearn``), ``times`` (per key, an array of shape (repeat, 2): wall and CPU seconds of
         every timed round) and the problem's sizes.
     """
-    if repeat < 1 or warmup < 0:
-        raise ValueError(f"repeat must be >= 1 and warmup >= 0, got {repeat} and {warmup}")
+    repeat = check_int("repeat", repeat, minimum=1)
+    warmup = check_int("warmup", warmup, minimum=0)
     y = np.asarray(y)
     split = split_labeled(y, n_labeled, random_state=seed)
     X_train = sp.csr_matrix(X[split.train], dtype=np.float64)
@@ -316,7 +317,7 @@ def format_em_table(result, *, title=""):
 
 # -- command line --------------------------------------------------------------------------------
 def _parser():
-    parser = argparse.ArgumentParser(
+    parser = cli.Parser(
         prog="python -m sslviz.bench",
         description="Benchmarks of the sslviz algorithms on the course corpora.",
     )
@@ -325,14 +326,16 @@ def _parser():
         "em", help="one EM iteration on 20 Newsgroups: floor, SemiSupervisedNB, scikit-learn",
         description=__doc__.split("\n\n")[1],
     )
-    em.add_argument("--repeat", type=int, default=5, help="timed rounds (default: 5)")
+    em.add_argument("--repeat", type=cli.positive_int, default=5, help="timed rounds (default: 5)")
     em.add_argument("--subset", default="all", choices=("all", "train", "test"),
                     help="20 Newsgroups subset (default: all)")
     em.add_argument("--stop-words", default="smart", choices=("smart", "sklearn", "none"),
                     help="stop list removed before counting (default: smart)")
-    em.add_argument("--n-labeled", type=int, default=100, help="labeled documents (default: 100)")
-    em.add_argument("--alpha", type=float, default=0.1, help="smoothing (default: 0.1)")
-    em.add_argument("--seed", type=int, default=0, help="seed of the split (default: 0)")
+    em.add_argument("--n-labeled", type=cli.positive_int, default=100,
+                    help="labeled documents (default: 100)")
+    em.add_argument("--alpha", type=cli.finite_float(above=0), default=0.1,
+                    help="smoothing (default: 0.1)")
+    em.add_argument("--seed", type=cli.seed, default=0, help="seed of the split (default: 0)")
     em.add_argument("--no-sklearn", action="store_true",
                     help="skip the (slow) scikit-learn path")
     explorers = commands.add_parser(
@@ -341,9 +344,9 @@ def _parser():
         "redraws (targets: replay 0.1 s, refit 1 s on a first visit).")
     explorers.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
                            help="notebook files (default: all of notebooks/)")
-    explorers.add_argument("--steps", type=int, default=4,
+    explorers.add_argument("--steps", type=cli.positive_int, default=4,
                            help="values visited per control (default: 4)")
-    explorers.add_argument("--pause", type=float, default=0.5,
+    explorers.add_argument("--pause", type=cli.finite_float(minimum=0), default=0.5,
                            help="seconds the kernel idles between two changes (default: 0.5)")
     explorers.add_argument("--json", metavar="FILE", help="also write the measurements here")
     return parser
@@ -354,14 +357,23 @@ def _explorers(args):
 
     from .bench_explorers import bench_notebooks, format_explorer_table
 
-    rows = bench_notebooks(args.notebooks or None, n_steps=args.steps, pause=args.pause)
+    notebooks = cli.checked_notebooks(args.notebooks) or None
+    if args.json:
+        cli.writable_file(args.json, option="--json")
+    from .deck import NotebookFailed
+
+    try:
+        rows = bench_notebooks(notebooks, n_steps=args.steps, pause=args.pause)
+    except NotebookFailed as error:  # a cell of a notebook raised: nothing was measured
+        print(f"error: {cli.one_line(error)}", file=sys.stderr)
+        return 1
     print(format_explorer_table(rows))
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(rows, handle, indent=1)
+        cli.write_text_atomically(args.json, json.dumps(rows, indent=1))
     return 0
 
 
+@cli.command
 def main(argv=None):
     """Entry point of ``python -m sslviz.bench``; returns the exit code."""
     args = _parser().parse_args(argv)
@@ -371,8 +383,12 @@ def main(argv=None):
 
     stop_words = None if args.stop_words == "none" else args.stop_words
     print(f"loading 20newsgroups (subset={args.subset}, stop_words={stop_words}) ...",
-          file=sys.stderr)
+          flush=True)
     corpus = load_counts("20newsgroups", TextOptions(stop_words=stop_words), subset=args.subset)
+    if args.n_labeled >= corpus.X.shape[0]:
+        raise cli.UsageError(f"--n-labeled {args.n_labeled}: the corpus has "
+                             f"{corpus.X.shape[0]} documents; label fewer so that some stay "
+                             "unlabeled")
     result = run_em_benchmark(
         corpus.X, corpus.y, n_labeled=args.n_labeled, alpha=args.alpha, seed=args.seed,
         repeat=args.repeat, sklearn=not args.no_sklearn,

@@ -26,6 +26,8 @@ import time
 
 import nbformat
 
+from sslviz.validation import check_int, check_number
+
 REPLAY_TARGET, REFIT_TARGET = 0.1, 1.0
 _MARK = "SSLVIZ-BENCH:"
 
@@ -43,8 +45,9 @@ def visit_plan(control, n_steps=4):
 
     Sliders and number boxes step up from their value (down at the top of their range) and come
     back; dropdowns visit their next options and come back. Free text (a word box) and toggles
-    get no plan: there is no neighbouring value to try.
+    get no plan: there is no neighbouring value to try. ``n_steps`` must be at least 1.
     """
+    n_steps = check_int("n_steps", n_steps, minimum=1)
     start = control.value
     if isinstance(start, bool) or not (hasattr(control, "options")
                                        or isinstance(start, int | float)):
@@ -116,6 +119,8 @@ def _bench_cell(n_steps, pause):
 
 def bench_notebooks(notebooks=None, *, n_steps=4, pause=0.5, timeout=1800, progress=True):
     """Run each notebook and measure its explorers; returns rows with a ``notebook`` key."""
+    check_int("n_steps", n_steps, minimum=1)
+    check_number("pause", pause, minimum=0)
     from pathlib import Path
 
     from tqdm.auto import tqdm
@@ -150,7 +155,12 @@ def format_explorer_table(rows):
         checked = statistics.median(times) if times else float("nan")
         cells = [_ms(row["first"], statistics.median), _ms(row["first"], max),
                  _ms(row["revisit"], statistics.median), _ms(row["revisit"], max)]
-        verdict = "error" if row["error"] else ("yes" if checked <= target else "NO")
+        if row["error"]:
+            verdict = "error"
+        elif not row["first"]:  # no value was changed to: nothing measured, never "yes"
+            verdict = "not measured"
+        else:
+            verdict = "yes" if checked <= target else "NO"
         lines.append(f"{row['explorer'][:44]:44} {row['control'][:18]:18} {row['kind']:6} "
                      + " ".join(f"{c:>9}" for c in cells) + f" {target * 1000:>5.0f}ms  {verdict}")
     return "\n".join(lines)

@@ -26,6 +26,7 @@ import time
 import warnings
 import zipfile
 import zlib
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -121,10 +122,20 @@ class ResultCache:
         A cache that cannot be written is not an error: the warning says so and the caller keeps
         its result.
         """
+        if not isinstance(arrays, Mapping):
+            raise ValueError(f"cache entries are a dict of name -> array, got "
+                             f"{type(arrays).__name__}")
+        odd = [name for name in arrays if not isinstance(name, str)]
+        if odd:
+            raise ValueError(f"cache entry names must be strings, got {odd!r}")
+        if _KEY_FIELD in arrays:
+            raise ValueError(f"{_KEY_FIELD!r} is reserved for the entry's key in a cache entry; "
+                             "store that array under another name")
         arrays = {name: np.asarray(value) for name, value in arrays.items()}
         bad = [name for name, value in arrays.items() if value.dtype.kind == "O"]
-        if bad or _KEY_FIELD in arrays:
-            raise ValueError(f"cache entries hold plain arrays only; not storable: {bad}")
+        if bad:
+            raise ValueError(f"cache entries hold plain arrays only (numbers, strings, bools); "
+                             f"these hold Python objects: {bad}")
         path = self.path(key)
         try:
             with atomic_write_path(path) as tmp:

@@ -47,11 +47,18 @@ from scipy.linalg import cholesky, solve_triangular
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
+from .validation import (
+    check_choice,
+    check_int,
+    check_number,
+    check_seed,
+    labeled_mask,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 COVARIANCES = ("shared", "full", "diag")
 
@@ -137,6 +144,7 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
         check_number("tol", self.tol, minimum=0)
         check_choice("init", self.init, ("labeled", "random"))
         check_choice("record", self.record, ("full", "summary"))
+        check_seed("random_state", self.random_state)
         self._validate_model()
         X, y = self._validate_input(X, y)
         labeled = labeled_mask(y)
@@ -188,9 +196,7 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
     def _validate_input(self, X, y):
         X, y = validate_data(self, X, y, accept_sparse="csr" if self._accept_sparse else False,
                              dtype=np.float64)
-        labeled = labeled_mask(y)
-        if labeled.any():
-            check_classification_targets(y[labeled])
+        y, labeled = semi_supervised_target(y)
         if not labeled.any() and (self.init != "random" or self.classes is None):
             raise ValueError("no labeled rows: every entry of y is -1. CEM starts from a model "
                              "fitted on the labeled rows; to cluster unlabeled rows, pass "
@@ -346,13 +352,26 @@ def gaussian_log_density(X, means, cov, covariance):
         diff = X - mean
         if covariance == "diag":
             var = cov[k]
+            if not np.all(var > 0):
+                raise _singular(covariance, k)
             out[:, k] = -0.5 * (np.sum(np.log(2 * np.pi * var)) + (diff ** 2 / var).sum(axis=1))
             continue
-        factor = cholesky(cov if covariance == "shared" else cov[k], lower=True)
+        try:
+            factor = cholesky(cov if covariance == "shared" else cov[k], lower=True)
+        except np.linalg.LinAlgError:
+            raise _singular(covariance, k) from None
         z = solve_triangular(factor, diff.T, lower=True)
         out[:, k] = -0.5 * (d * np.log(2 * np.pi) + 2 * np.log(np.diag(factor)).sum()
                             + (z ** 2).sum(axis=0))
     return out
+
+
+def _singular(covariance, k):
+    which = ("the shared covariance" if covariance == "shared"
+             else f"the covariance of classes_[{k}]")
+    return ValueError(f"{which} is singular (features that are constant or collinear within the "
+                      "class make a variance 0): pass reg_covar > 0 (e.g. 1e-6) to add a ridge, "
+                      "or drop the redundant features")
 
 
 # -- summaries of a fitted model (pure functions over the trace) ---------------------------------

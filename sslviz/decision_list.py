@@ -70,6 +70,8 @@ def collocations(tokens, head, *, window=10, stop_words=()) -> list[str]:
         letter or digit (punctuation gives no ``W=`` feature), the head itself excluded.
         No duplicates.
     """
+    window = check_int("window", window, minimum=0)
+    head = check_int("head", head)
     if not 0 <= head < len(tokens):
         raise ValueError(f"head index {head} is outside the {len(tokens)} tokens of the context")
     features = []
@@ -106,6 +108,7 @@ def collocation_matrix(contexts, heads, *, window=10, stop_words=(), min_df=1):
     X : scipy.sparse.csr_matrix of shape (n_instances, n_features), float64, entries 0 or 1
     feature_names : ndarray of str, shape (n_features,), sorted
     """
+    check_int("min_df", min_df, minimum=1)
     if len(contexts) != len(heads):
         raise ValueError(f"{len(contexts)} contexts but {len(heads)} head positions")
     rows = [dict.fromkeys(collocations(tokens, int(head), window=window,
@@ -142,6 +145,8 @@ def rank_rules(feature_count, alpha, min_count=1):
     scores : ndarray of float, shape (n_rules,)
         ``log P(s*|f) / P(not s*|f)`` (see the module docstring); all positive.
     """
+    check_number("alpha", alpha, above=0)
+    check_int("min_count", min_count, minimum=1)
     counts = np.asarray(feature_count, dtype=np.float64)
     n_classes = counts.shape[0]
     empty = np.array([], dtype=np.int64)
@@ -201,7 +206,7 @@ class DecisionList(ClassifierMixin, BaseEstimator):
         """
         check_number("alpha", self.alpha, above=0)
         check_int("min_count", self.min_count, minimum=1)
-        check_labels(y)
+        y = check_labels(y)
         X, y = validate_data(self, X, y, accept_sparse="csr")
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
@@ -331,6 +336,7 @@ def top_rules(decision_list, feature_names, k=10):
     feature.
     """
     check_is_fitted(decision_list)
+    k = check_int("k", k, minimum=0)
     names = np.asarray(feature_names)
     if len(names) != decision_list.n_features_in_:
         raise ValueError(f"{len(names)} feature names for a list over "

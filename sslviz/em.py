@@ -56,14 +56,21 @@ import scipy.sparse as sp
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from . import words
 from .cem import c_step
 from .nb_mixture import MixtureProblem, initial_state, m_step
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
+from .validation import (
+    check_choice,
+    check_int,
+    check_number,
+    check_numbers,
+    check_seed,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 
 @dataclass(frozen=True)
@@ -275,6 +282,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
     # -- validation ----------------------------------------------------------------------------
     def _validate_params(self):
         check_number("alpha", self.alpha, above=0)
+        check_seed("random_state", self.random_state)
         check_number("unlabeled_weight (λ)", self.unlabeled_weight, minimum=0, maximum=1)
         check_int("n_components", self.n_components, minimum=1)
         check_int("max_iter", self.max_iter, minimum=0)
@@ -287,19 +295,18 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         if self.init not in ("labeled", "random"):
             raise ValueError(f"init must be 'labeled' or 'random', got {self.init!r}")
         if self.annealing is not None:
-            schedule = np.asarray(self.annealing, dtype=float)
-            if (schedule.ndim != 1 or len(schedule) == 0 or not np.all(schedule > 0)
-                    or np.any(np.diff(schedule) < 0) or schedule[-1] != 1.0):
-                raise ValueError("annealing must be an increasing sequence of inverse "
-                                 "temperatures in (0, 1] ending at 1.0, e.g. (0.2, 0.5, 1.0); "
-                                 f"got {self.annealing!r}")
+            allowed = ("an increasing sequence of inverse temperatures in (0, 1] ending at 1.0 "
+                       "(or None), e.g. (0.2, 0.5, 1.0)")
+            schedule = check_numbers("annealing", self.annealing, allowed)
+            if (np.ndim(self.annealing) == 0 or len(schedule) == 0
+                    or not np.all(schedule > 0) or np.any(np.diff(schedule) < 0)
+                    or schedule[-1] != 1.0):
+                raise ValueError(f"annealing must be {allowed}, got {self.annealing!r}")
 
     def _validate_input(self, X, y):
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, "SemiSupervisedNB (X must hold word counts)")
-        labeled = labeled_mask(y)
-        if labeled.any():
-            check_classification_targets(y[labeled])
+        y, labeled = semi_supervised_target(y)
         if not labeled.any() and (self.init != "random" or self.classes is None):
             raise ValueError("no labeled rows: every entry of y is -1. EM needs at least one "
                              "labeled document per class to tie its mixture components to "
@@ -403,5 +410,7 @@ def predict_at_iteration(estimator, X, iteration):
 def accuracy_by_iteration(estimator, X, y):
     """Accuracy on (X, y) of every recorded iteration's model, shape (n_iterations,)."""
     y = np.asarray(y)
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"y must hold one label per row of X ({X.shape[0]}), got shape {y.shape}")
     return np.array([np.mean(predict_at_iteration(estimator, X, i) == y)
                      for i in range(len(estimator.trace_))])

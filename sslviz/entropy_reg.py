@@ -37,11 +37,16 @@ from scipy.optimize import minimize
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.linear_model import LogisticRegression
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
+from .validation import (
+    check_choice,
+    check_int,
+    check_number,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 
 @dataclass(frozen=True)
@@ -123,11 +128,10 @@ class EntropyRegularizedLR(ClassifierMixin, BaseEstimator):
         if not isinstance(self.fit_intercept, bool | np.bool_):
             raise ValueError(f"fit_intercept must be True or False, got {self.fit_intercept!r}")
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-        labeled = labeled_mask(y)
+        y, labeled = semi_supervised_target(y)
         if not labeled.any():
             raise ValueError("no labeled rows: every entry of y is -1; the regression needs "
                              "labeled rows of at least two classes")
-        check_classification_targets(y[labeled])
         self.classes_ = resolve_classes(y[labeled], row="row", min_classes=2)
         X = sp.csr_matrix(X)
         # a word absent from every row gets weight 0 at the optimum (only the prior sees it):

@@ -140,6 +140,9 @@ def figure_basename(name: str, params: Mapping | None = None) -> str:
     stem = re.sub(r"[^A-Za-z0-9._-]+", "-", str(name)).strip("-._")
     if not stem:
         raise ValueError(f"figure name {name!r} has no usable characters ([A-Za-z0-9._-])")
+    if params is not None and not isinstance(params, Mapping):
+        raise ValueError(f"params must be a mapping of parameter names to values, e.g. "
+                         f"{{'seed': 0}}, got {type(params).__name__} {params!r}"[:200])
     if params:
         parts = [f"{_slug(str(k)) or 'param'}-{format_value(v)}" for k, v in params.items()]
         stem = f"{stem}__{'_'.join(parts)}"
@@ -162,9 +165,20 @@ def figures_folder(folder: str | os.PathLike | None = None) -> Path:
 # ---------------------------------------------------------------- saving
 
 
-def _check(formats, preset, dpi):
+def _check(fig, formats, preset, dpi):
+    if not (hasattr(fig, "savefig") and hasattr(fig, "get_size_inches")):
+        raise ValueError(f"fig must be a matplotlib Figure (keep the one on screen, e.g. "
+                         f"fig = plt.figure()), got {type(fig).__name__}")
     if isinstance(formats, str):
         formats = (formats,)
+    try:
+        formats = tuple(formats)
+    except TypeError:
+        raise ValueError(f"formats must be a list of format names from {', '.join(FORMATS)}, "
+                         f"got {formats!r}") from None
+    odd = [f for f in formats if not isinstance(f, str)]
+    if odd:
+        raise ValueError(f"formats must be names from {', '.join(FORMATS)}, got {odd!r}")
     formats = tuple(dict.fromkeys(f.lower().lstrip(".") for f in formats))
     unknown = [f for f in formats if f not in FORMATS]
     if unknown or not formats:
@@ -231,7 +245,7 @@ def save_figure(
     Files are written to temporary names in ``folder`` and renamed into place only when all
     formats succeeded; an existing file with the same name (same parameters) is replaced.
     """
-    formats = _check(formats, preset, dpi)
+    formats = _check(fig, formats, preset, dpi)
     base = figure_basename(name, params)
     target = figures_folder(folder)
     target.mkdir(parents=True, exist_ok=True)

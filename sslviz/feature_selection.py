@@ -60,7 +60,7 @@ from sklearn.feature_selection import SelectorMixin, chi2
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .text import STOP_LISTS, stop_list
-from .validation import check_choice, check_int, labeled_mask
+from .validation import check_choice, check_int, semi_supervised_target
 
 __all__ = [
     "LABEL_BASED",
@@ -90,7 +90,7 @@ def feature_scores(X, method, *, y=None):
     y : array-like of shape (n_documents,) or None
         Classes, ``-1`` for unlabeled rows. Needed by the label-based methods, which look at
         the labeled rows only (and refuse the string ``"-1"`` and missing labels, see
-        :func:`sslviz.validation.labeled_mask`); ignored by the others.
+        :func:`sslviz.validation.semi_supervised_target`); ignored by the others.
 
     Returns
     -------
@@ -244,13 +244,17 @@ def _ranking(X, method, *, y, vocabulary, stop_words):
     check_choice("method", method, METHODS)
     X = _check_counts(X)
     stop = np.zeros(X.shape[1], dtype=bool)
+    if vocabulary is not None and (isinstance(vocabulary, str | bytes | dict)
+                                   or np.ndim(vocabulary) != 1):
+        raise ValueError(f"vocabulary must be None or a sequence of words (the column names of "
+                         f"X), got {vocabulary!r}"[:200])
+    if vocabulary is not None and len(vocabulary) != X.shape[1]:
+        raise ValueError(f"vocabulary has {len(vocabulary)} words but X has {X.shape[1]} "
+                         "columns")
     if stop_words is not None:
         if vocabulary is None:
             raise ValueError("stop_words needs vocabulary: pass the column names of X "
                              "(e.g. corpus.vocabulary)")
-        if len(vocabulary) != X.shape[1]:
-            raise ValueError(f"vocabulary has {len(vocabulary)} words but X has {X.shape[1]} "
-                             "columns")
         stop = stop_word_mask(vocabulary, stop_words)
     scores, tie_break = _scores(X, method, y)
     columns = np.flatnonzero(~stop)
@@ -280,7 +284,7 @@ def _labeled_occurrence(X, y, method):
     y = np.asarray(y)
     if y.ndim != 1 or len(y) != X.shape[0]:
         raise ValueError(f"y must hold one label per row of X ({X.shape[0]}), got shape {y.shape}")
-    labeled = labeled_mask(y)
+    y, labeled = semi_supervised_target(y)
     classes = np.unique(y[labeled])
     if len(classes) < 2:
         raise ValueError(f"method {method!r} needs labeled rows of at least two classes; y has "

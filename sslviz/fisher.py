@@ -66,7 +66,14 @@ from sklearn.preprocessing import normalize as normalize_rows
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .em import SemiSupervisedNB
-from .validation import check_choice, check_int, labeled_mask
+from .validation import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_number,
+    check_seed,
+    semi_supervised_target,
+)
 from .words import top_indices
 
 VARIANTS = ("n-cat", "ul-cat", "ul-cl")
@@ -155,7 +162,7 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
                              "pass class labels, with -1 for unlabeled "
                              "rows (all -1 is allowed for variant='ul-cl' with n_clusters)")
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-        labeled = labeled_mask(y)
+        y, labeled = semi_supervised_target(y)
         em = {"alpha": self.alpha, "max_iter": self.max_iter, "tol": self.tol,
               "record": "summary"}
         if self.variant in ("n-cat", "ul-cat") and not labeled.any():
@@ -208,8 +215,9 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
 
     def _validate_params(self):
         check_choice("variant", self.variant, VARIANTS)
-        if not (np.isscalar(self.prune_tol) and 0 <= self.prune_tol < 1):
-            raise ValueError(f"prune_tol must lie in [0, 1), got {self.prune_tol!r}")
+        check_bool("normalize", self.normalize)
+        check_number("prune_tol", self.prune_tol, minimum=0, below=1)
+        check_seed("random_state", self.random_state)
         if self.n_clusters is not None:
             check_int("n_clusters", self.n_clusters, minimum=1)
 
@@ -252,9 +260,18 @@ def fisher_scores(X, log_prior, log_prob, *, prune_tol=0.0, normalize=True):
     n_samples, n_words = X.shape
     n_components = len(log_prior)
     joint = np.asarray(X @ log_prob.T) + log_prior
+    if not np.all(np.isfinite(joint)):
+        raise ValueError(f"X holds counts too large (up to {X.max():.3g}) for a document's "
+                         "log-likelihood to be finite: X must hold word counts")
     posterior = np.exp(joint - logsumexp(joint, axis=1, keepdims=True))  # P(c|x)
     inv_sqrt_prob = np.exp(-0.5 * log_prob)  # 1/√P(w|c)
     prior_part = posterior * np.exp(-0.5 * log_prior)  # eq. 11
+    # Every row is built divided by its largest count (``peak``), so that huge counts cannot
+    # overflow an entry or a squared length; the division is undone at the end unless the rows
+    # are scaled to unit length anyway.
+    peak = _row_peaks(X)
+    X = (sp.diags(1.0 / peak) @ X).tocsr()
+    prior_part = prior_part / peak[:, None]
     # squared length of each block: P(c|x)² Σ_w N(w,x)²/P(w|c) (+ the ρ_c entry)
     block_sq = posterior**2 * np.asarray(X.power(2) @ np.exp(-log_prob).T) + prior_part**2
     keep = block_sq >= prune_tol**2 * block_sq.sum(axis=1, keepdims=True)
@@ -275,7 +292,13 @@ def fisher_scores(X, log_prior, log_prob, *, prune_tol=0.0, normalize=True):
         (np.concatenate(parts_data), (np.concatenate(parts_rows), np.concatenate(parts_cols))),
         shape=(n_samples, n_components * (n_words + 1)))
     scores.sum_duplicates()
-    return normalize_rows(scores) if normalize else scores
+    return normalize_rows(scores) if normalize else (sp.diags(peak) @ scores).tocsr()
+
+
+def _row_peaks(matrix):
+    """The largest absolute entry of each row of a sparse matrix (1 for an empty row)."""
+    peak = np.asarray(abs(matrix).max(axis=1).todense()).ravel()
+    return np.where(peak > 0, peak, 1.0)
 
 
 def score_blocks(scores, n_components, n_words):

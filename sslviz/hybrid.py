@@ -56,11 +56,17 @@ import scipy.sparse as sp
 from scipy.optimize import minimize
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
+from .validation import (
+    check_choice,
+    check_int,
+    check_number,
+    labeled_mask,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 NORMALIZATIONS = (None, "length")
 
@@ -214,12 +220,11 @@ class HybridNB(ClassifierMixin, BaseEstimator):
     def _validate_input(self, X, y):
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_non_negative(X, "HybridNB (X must hold word counts)")
-        labeled = labeled_mask(y)
+        y, labeled = semi_supervised_target(y)
         if not labeled.any():
             raise ValueError("no labeled rows: every entry of y is -1. The generative model θ "
                              "and the weights Λ are estimated from labeled documents; label at "
                              "least one document per class.")
-        check_classification_targets(y[labeled])
         self.classes_ = resolve_classes(y[labeled], row="document")
         return sp.csr_matrix(X), y
 

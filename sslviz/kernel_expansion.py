@@ -59,7 +59,6 @@ import numpy as np
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.metrics.pairwise import euclidean_distances
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .kernel_expansion_med import (
@@ -71,7 +70,15 @@ from .kernel_expansion_med import (
     med_sweep,
 )
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
+from .validation import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_number,
+    labeled_mask,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 __all__ = [
     "METHODS", "ExpansionFit", "ExpansionStep", "KernelExpansion", "KernelExpansionClassifier",
@@ -134,6 +141,10 @@ def width_from_distances(sq_distances, y, n_neighbors=5):
         other = np.sort(row[y != label])
         kth.append(other[min(n_neighbors, len(other)) - 1])
     width = float(np.median(kth))
+    if not np.isfinite(width):
+        raise ValueError("X is too large for the width rule: the distances between its rows "
+                         "overflow to inf (entries near 1e154 or more); rescale X (e.g. "
+                         "standardize its columns) or pass a number as sigma")
     if not width > 0:
         raise ValueError("the width rule gave 0 (labeled points of different classes coincide); "
                          "pass a number as sigma")
@@ -271,11 +282,10 @@ class KernelExpansionClassifier(ClassifierMixin, BaseEstimator):
         if not isinstance(self.balanced, bool | np.bool_):
             raise ValueError(f"balanced must be True or False, got {self.balanced!r}")
         X, y = validate_data(self, X, y, dtype=np.float64)
-        labeled = labeled_mask(y)
+        y, labeled = semi_supervised_target(y)
         if not labeled.any():
             raise ValueError("no labeled rows: every entry of y is -1; label at least one point "
                              "of two classes")
-        check_classification_targets(y[labeled])
         self.classes_ = resolve_classes(y[labeled], min_classes=2, row="point")
         y_index = np.searchsorted(self.classes_, y[labeled])
         if isinstance(self.sigma, str):
@@ -471,7 +481,13 @@ class KernelExpansion(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Keep ``X`` as the kernel centres and set the width."""
-        X = validate_data(self, X, dtype=np.float64)
+        check_int("n_neighbors", self.n_neighbors, minimum=1)
+        check_bool("normalize", self.normalize)
+        if y is None:
+            X = validate_data(self, X, dtype=np.float64)
+        else:
+            X, y = validate_data(self, X, y, dtype=np.float64)
+            y, _ = semi_supervised_target(y)
         if isinstance(self.sigma, str):
             check_choice("sigma", self.sigma, ("rule",))
             if y is None:

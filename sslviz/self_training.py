@@ -56,12 +56,16 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.utils import get_tags
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .splits import UNLABELED
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, labeled_mask, resolve_classes
+from .validation import (
+    check_choice,
+    check_int,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 CRITERIA = ("threshold", "k_best", "k_best_per_class")
 TERMINATION_CONDITIONS = ("max_iter", "no_change", "all_labeled")
@@ -275,14 +279,13 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     def _validate_input(self, X, y):
         # Finiteness is left to the base classifier (some accept NaN), as scikit-learn does.
         X, y = validate_data(self, X, y, accept_sparse=["csr", "csc"], ensure_all_finite=False)
-        has_label = labeled_mask(y)  # refuses the string '-1', NaN and None labels
+        y, has_label = semi_supervised_target(y)  # refuses the string '-1', NaN and None
         if y.dtype.kind in "US":  # strings cannot hold the integer -1 of pseudo-labeling
             y = y.astype(object)
         if not has_label.any():
             raise ValueError(
                 "no labeled rows: every entry of y is -1. Self-training needs labeled examples "
                 "of at least two classes to train its first model.")
-        check_classification_targets(y[has_label])
         resolve_classes(y[has_label], min_classes=2)
         if has_label.all():
             warnings.warn("y contains no unlabeled samples (no -1): self-training fits the "

@@ -78,12 +78,21 @@ def split_labeled(y, n_labeled, *, n_unlabeled=None, n_test=None, per_class=Fals
     -------
     Split
     """
+    from .validation import check_bool, check_int  # validation imports this module
+
     y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be one label per row (1-D), got an array of shape {y.shape}")
+    n_labeled = check_int("n_labeled", n_labeled, minimum=1)
+    n_unlabeled = None if n_unlabeled is None else check_int("n_unlabeled", n_unlabeled,
+                                                             minimum=0)
+    n_test = None if n_test is None else check_int("n_test", n_test, minimum=0)
+    per_class = check_bool("per_class", per_class)
     rng = check_random_state(random_state)
     classes, counts = np.unique(y, return_counts=True)
     available = np.arange(len(y))
     if test_rows is not None:
-        test = np.unique(np.asarray(test_rows, dtype=int))
+        test = np.unique(_row_indices(test_rows, len(y)))
     elif n_test:
         test = _stratified_sample(y, available, n_test, rng)
     else:
@@ -107,6 +116,19 @@ def split_labeled(y, n_labeled, *, n_unlabeled=None, n_test=None, per_class=Fals
             )
         available = np.sort(rng.choice(available, size=n_unlabeled, replace=False))
     return Split(np.sort(labeled), available, np.sort(test))
+
+
+def _row_indices(rows, n_rows):
+    """``rows`` as integer row indices of an array of ``n_rows`` rows, or a clear error."""
+    rows = np.asarray(rows)
+    if rows.size and (rows.dtype.kind not in "iu" or rows.ndim != 1):
+        raise ValueError(f"test_rows must be a 1-D sequence of row indices (integers), got "
+                         f"{rows.dtype} values of shape {rows.shape}")
+    outside = rows[(rows < 0) | (rows >= n_rows)] if rows.size else rows
+    if outside.size:
+        raise ValueError(f"test_rows holds {outside[:3].tolist()}, outside the rows 0..{n_rows - 1}"
+                         " of y")
+    return rows.astype(int)
 
 
 def _sample_class(y, rows, label, n, rng) -> np.ndarray:

@@ -22,6 +22,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, CountVectorizer
 
 from . import datasets
 from .cache import ResultCache
+from .validation import check_bool, check_choice, check_int
 
 #: Words with inner ``:``, ``.`` or ``'`` kept (``DD:DD``, ``D.D``, ``don't``), optional ``*``.
 TOKEN_PATTERN = r"(?u)\w+(?:[:.']\w+)*\*?"
@@ -56,15 +57,13 @@ class TextOptions:
     max_features: int | None = None
 
     def __post_init__(self):
-        if self.stop_words is not None and self.stop_words not in STOP_LISTS:
-            raise ValueError(f"stop_words must be None or one of {STOP_LISTS}, "
-                             f"got {self.stop_words!r}")
-        if not (isinstance(self.min_df, int) and self.min_df >= 1):
-            raise ValueError(f"min_df must be an integer >= 1, got {self.min_df!r}")
-        if self.max_features is not None and not (isinstance(self.max_features, int)
-                                                  and self.max_features >= 1):
-            raise ValueError(f"max_features must be None or an integer >= 1, "
-                             f"got {self.max_features!r}")
+        check_bool("lowercase", self.lowercase)
+        check_bool("map_digits", self.map_digits)
+        check_choice("stop_words", self.stop_words, (None, *STOP_LISTS))
+        object.__setattr__(self, "min_df", check_int("min_df", self.min_df, minimum=1))
+        if self.max_features is not None:
+            object.__setattr__(self, "max_features",
+                               check_int("max_features", self.max_features, minimum=1))
 
 
 @dataclass(frozen=True)
@@ -80,6 +79,8 @@ class CountCorpus:
 
 def preprocess(text, *, lowercase=True, map_digits=True):
     """Lower-case ``text`` and map digits to ``D`` (``"At 12:30"`` -> ``"at DD:DD"``)."""
+    if not isinstance(text, str):
+        raise ValueError(f"a document must be a string, got {type(text).__name__}")
     if lowercase:
         text = text.lower()
     if map_digits:
@@ -98,6 +99,9 @@ def stop_list(name):
 
 def make_vectorizer(options=TextOptions()):
     """A ``CountVectorizer`` configured by ``options``."""
+    if not isinstance(options, TextOptions):
+        raise ValueError(f"options must be a TextOptions (e.g. TextOptions(min_df=2)), got "
+                         f"{type(options).__name__}")
     stop_words = None
     if options.stop_words is not None:
         stop_words = sorted(preprocess(w, lowercase=options.lowercase, map_digits=False)

@@ -8,6 +8,7 @@ that a plot or a summary cannot change what the algorithm did.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -59,6 +60,9 @@ class Trace(Sequence):
 
     def iteration(self, iteration: int):
         """The record of ``iteration``, with an error naming the recorded range when out of it."""
+        if isinstance(iteration, bool | np.bool_) or not isinstance(iteration, numbers.Integral):
+            raise ValueError(f"iteration must be an integer (0 to {len(self) - 1}), "
+                             f"got {iteration!r}")
         if not 0 <= iteration < len(self):
             raise IndexError(
                 f"iteration {iteration} was not recorded: the trace holds iterations 0 to "

@@ -89,11 +89,19 @@ from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import LinearSVC
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
+from .validation import (
+    check_choice,
+    check_int,
+    check_n_jobs,
+    check_number,
+    check_numbers,
+    check_seed,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 #: The first unlabeled cost C*₋ is this fraction of ``C_unlabeled`` (Joachims' 10⁻⁵).
 START_FRACTION = 1e-5
@@ -233,11 +241,11 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-        unlabeled = ~labeled_mask(y)
-        if not (~unlabeled).any():
+        y, labeled = semi_supervised_target(y)
+        unlabeled = ~labeled
+        if not labeled.any():
             raise ValueError("no labeled rows: every entry of y is -1. A TSVM starts from an "
                              "SVM trained on labeled rows of at least two classes.")
-        check_classification_targets(y[~unlabeled])
         self.classes_ = resolve_classes(y[~unlabeled], self.classes, min_classes=2,
                                         row="example")
         fractions = self._positive_fractions(y[~unlabeled])
@@ -341,6 +349,8 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
     def _validate_params(self):
         check_number("C", self.C, above=0)
         check_number("C_unlabeled", self.C_unlabeled, above=0)
+        check_seed("random_state", self.random_state)
+        check_n_jobs("n_jobs", self.n_jobs)
         check_int("max_iter", self.max_iter, minimum=1)
         check_number("tol", self.tol, above=0)
         check_choice("record", self.record, ("full", "summary"))
@@ -351,11 +361,12 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
         if self.positive_fraction is None:
             targets = self.classes_[1:] if n_problems == 1 else self.classes_
             return np.array([np.mean(labeled_y == t) for t in targets])
-        fractions = np.atleast_1d(np.asarray(self.positive_fraction, dtype=float))
-        if fractions.ndim != 1 or len(fractions) != n_problems:
+        fractions = check_numbers("positive_fraction", self.positive_fraction,
+                                  "None, a number in (0, 1) or one such number per class")
+        if len(fractions) != n_problems:
             if n_problems == 1:
                 raise ValueError("positive_fraction must be one number for a binary problem "
-                                 f"(the fraction of {self.classes_[1]!r}), "
+                                 f"(the fraction of {np.asarray(self.classes_[1]).tolist()!r}), "
                                  f"got {self.positive_fraction!r}")
             raise ValueError(
                 f"positive_fraction must hold {n_problems} fractions for {n_problems} classes "

@@ -10,12 +10,16 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
+from .validation import check_int
+
 
 def top_indices(scores, k):
     """Indices of the ``k`` highest scores, best first; ties keep the column order.
 
     ``scores`` of shape (n_words,) gives shape (k,); (n_rows, n_words) gives (n_rows, k).
+    ``k`` is a non-negative integer (more than n_words gives all of them).
     """
+    k = check_int("k", k, minimum=0)
     scores = np.asarray(scores)
     return np.argsort(-scores, axis=-1, kind="stable")[..., :k]
 
@@ -33,6 +37,7 @@ def log_prob_rest(feature_log_prob, class_log_prior, target):
     """log P(w | not c): the other classes' word distributions mixed by their priors."""
     feature_log_prob = np.asarray(feature_log_prob)
     class_log_prior = np.asarray(class_log_prior)
+    check_int("target", target, minimum=0, maximum=len(class_log_prior) - 1)
     others = np.arange(len(class_log_prior)) != target
     other_prior = class_log_prior[others] - logsumexp(class_log_prior[others])
     return logsumexp(feature_log_prob[others] + other_prior[:, None], axis=0)
@@ -40,6 +45,7 @@ def log_prob_rest(feature_log_prob, class_log_prior, target):
 
 def log_odds_vs_rest(feature_log_prob, class_log_prior, target):
     """``log P(w|c) - log P(w|not c)`` for every word (positive: evidence for ``target``)."""
+    check_int("target", target, minimum=0, maximum=len(np.asarray(class_log_prior)) - 1)
     return (np.asarray(feature_log_prob)[target]
             - log_prob_rest(feature_log_prob, class_log_prior, target))
 

@@ -39,13 +39,19 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from .decision_list import DecisionList, presence_matrix
 from .splits import UNLABELED
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
+from .validation import (
+    check_choice,
+    check_classes,
+    check_int,
+    check_number,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 MODES = ("keep", "rejudge")
 
@@ -289,12 +295,17 @@ class Yarowsky(ClassifierMixin, BaseEstimator):
 
     def _senses(self, seeds, hand_labels):
         """The sorted senses: ``classes`` if given, else the seed senses and the hand labels."""
-        if self.classes is not None:
+        if check_classes(self.classes) is not None:
             known = np.unique(np.asarray(self.classes))
             unknown = sorted(map(str, set(seeds) - set(known.tolist())))
             if unknown:
                 raise ValueError(f"seed sense(s) {unknown} are not in classes="
                                  f"{known.tolist()}")
+        kinds = {isinstance(v, str | bytes) for v in list(seeds) + hand_labels.tolist()}
+        if len(kinds) > 1:
+            raise ValueError(f"the seed senses {list(seeds)} and the labels of y "
+                             f"({sorted(set(hand_labels.tolist()), key=str)[:5]}) mix strings "
+                             "and numbers: name the senses the way y labels them")
         labels = np.asarray(list(seeds) + hand_labels.tolist())
         senses = resolve_classes(labels, self.classes, require_every_class=False,
                                  min_classes=0)
@@ -344,10 +355,7 @@ def _hand_labels(y, n_samples):
     if y.shape != (n_samples,):
         raise ValueError(f"y must have shape ({n_samples},) like the rows of X, "
                          f"got {y.shape}")
-    hand = labeled_mask(y)
-    if hand.any():
-        check_classification_targets(y[hand])
-    return y, hand
+    return semi_supervised_target(y)
 
 
 def _seed_votes(B, seeds, feature_names, index):

@@ -63,8 +63,10 @@ def test_run_em_benchmark_without_sklearn_and_bad_repeat():
     result = run_em_benchmark(X, y, n_labeled=9, repeat=1, warmup=0, sklearn=False)
     assert np.isnan(result["sklearn_ms"]) and np.isnan(result["sklearn_over_em"])
     assert result["em_summary_ms"] > 0
-    with pytest.raises(ValueError, match=r"^repeat must be >= 1 and warmup >= 0, got 0 and 1$"):
+    with pytest.raises(ValueError, match=r"^repeat must be an integer >= 1, got 0$"):
         run_em_benchmark(X, y, repeat=0)
+    with pytest.raises(ValueError, match=r"^warmup must be an integer >= 0, got -1$"):
+        run_em_benchmark(X, y, warmup=-1)
 
 
 def test_floor_products_give_the_models_e_step_and_objective():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import ipywidgets as widgets
+import pytest
 from matplotlib.figure import Figure
 from test_explorer_frames import in_fresh_thread
 
@@ -54,3 +55,19 @@ def test_measure_explorer_moves_every_control_and_resets():
     assert {v["seed"] for v in seen} == {5, 6, 7}
     table = format_explorer_table([{"notebook": "x", **r} for r in rows])
     assert "bench-demo" in table and "replay" in table and "100ms" in table
+
+
+def test_nothing_measured_is_never_reported_as_met():
+    """A row without a first visit (no step taken) says so; it is never "yes"."""
+    row = {"notebook": "x", "explorer": "demo", "control": "seed", "error": None}
+    table = format_explorer_table([{**row, "kind": "refit", "first": [], "revisit": []},
+                                   {**row, "kind": "replay", "first": [], "revisit": [0.001]}])
+    verdicts = [line.split()[-1] for line in table.splitlines()[2:]]
+    assert verdicts == ["measured", "measured"]
+    assert all(line.endswith("not measured") for line in table.splitlines()[2:])
+
+
+def test_zero_or_negative_steps_are_refused():
+    for steps in (0, -3):
+        with pytest.raises(ValueError, match=r"^n_steps must be an integer >= 1, got "):
+            visit_plan(widgets.IntSlider(1, min=0, max=10), n_steps=steps)

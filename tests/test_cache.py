@@ -45,8 +45,19 @@ def test_key_order_does_not_matter_but_values_do(cache):
 
 
 def test_objects_are_refused(cache):
-    with pytest.raises(ValueError, match="plain arrays only"):
+    with pytest.raises(ValueError, match=r"plain arrays only .*Python objects: \['bad'\]"):
         cache.save(KEY, {"bad": np.array([{"a": 1}], dtype=object)})
+
+
+@pytest.mark.parametrize(("arrays", "message"), [
+    ({"__key__": np.arange(3)}, r"^'__key__' is reserved for the entry's key"),
+    ({1: np.arange(3)}, r"^cache entry names must be strings, got \[1\]$"),
+    ([np.arange(3)], r"^cache entries are a dict of name -> array, got list$"),
+])
+def test_unstorable_entries_are_refused_by_name(cache, arrays, message):
+    with pytest.raises(ValueError, match=message):
+        cache.save(KEY, arrays)
+    assert not cache.path(KEY).exists()
 
 
 @pytest.mark.parametrize("damage", ["truncate", "zero", "random", "bit_flip", "empty"])

@@ -463,12 +463,14 @@ def test_cli_fetch_missing_and_path(monkeypatch, folder, source_file, capsys):
     assert str(folder) in capsys.readouterr().out
 
 
-def test_cli_errors_exit_1(monkeypatch, tmp_path, capsys):
-    assert main(["status", "no-such-dataset"]) == 1
-    assert "no-such-dataset" in capsys.readouterr().err
+def test_cli_bad_arguments_exit_2_in_one_line(monkeypatch, tmp_path, capsys):
+    assert main(["status", "no-such-dataset"]) == 2
+    err = capsys.readouterr().err
+    assert "no-such-dataset" in err and len(err.splitlines()) == 1
     monkeypatch.setenv("SSLVIZ_DATA", str(tmp_path / "absent"))
-    assert main(["path"]) == 1
-    assert "SSLVIZ_DATA" in capsys.readouterr().err
+    assert main(["path"]) == 2
+    err = capsys.readouterr().err
+    assert "SSLVIZ_DATA" in err and len(err.splitlines()) == 1
 
 
 def test_python_dash_m_runs_the_cli(tmp_path):

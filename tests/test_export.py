@@ -223,6 +223,22 @@ def test_cli_bad_arguments_one_line_and_exit_2(tmp_path, capsys, argv, message):
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda fig, folder: save_figure(None, "x", folder=folder),
+     r"^fig must be a matplotlib Figure .*got NoneType$"),
+    (lambda fig, folder: save_figure(fig, "x", folder=folder, formats=[None]),
+     r"^formats must be names from png, svg, pdf, got \[None\]$"),
+    (lambda fig, folder: save_figure(fig, "x", folder=folder, formats=3),
+     r"^formats must be a list of format names"),
+    (lambda fig, folder: save_figure(fig, "x", folder=folder, params=[("seed", 1)]),
+     r"^params must be a mapping of parameter names to values"),
+])
+def test_wrong_types_are_named_and_nothing_is_written(fig, tmp_path, call, message):
+    with pytest.raises(ValueError, match=message):
+        call(fig, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_name_without_usable_characters_is_an_error(fig, tmp_path):
     with pytest.raises(ValueError, match="name"):
         save_figure(fig, "///", folder=tmp_path)

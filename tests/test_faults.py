@@ -10,10 +10,14 @@ stop writes).
 from __future__ import annotations
 
 import errno
+import gzip
 import hashlib
 import http.client
 import http.server
+import io
 import os
+import random
+import tarfile
 import threading
 import time
 from pathlib import Path
@@ -236,12 +240,13 @@ def test_plain_http_cannot_replace_a_checked_file_with_other_bytes(monkeypatch, 
 def test_plain_http_file_without_any_checksum_is_kept_as_unverified(monkeypatch, folder, server,
                                                                      capsys):
     root, base = server
-    for name, data in (("train.txt", TRAIN), ("test.txt", TEST), ("official.gz", b"bytes")):
+    official = gzip.compress(b"bytes")  # of its format: an unverified file is checked for that
+    for name, data in (("train.txt", TRAIN), ("test.txt", TEST), ("official.gz", official)):
         (root / name).write_bytes(data)
     register(monkeypatch, base, unverified_name="official.gz")
     fetch_files("faulty", data_dir=folder, progress=False)
     err = capsys.readouterr().err
-    assert "over plain HTTP" in err and "UNVERIFIED" in err and sha(b"bytes") in err
+    assert "over plain HTTP" in err and "UNVERIFIED" in err and sha(official) in err
     assert states(folder) == {"train.txt": "present", "test.txt": "present",
                               "official.gz": "present (unverified)"}
 
@@ -302,3 +307,87 @@ def test_every_name_with_a_known_checksum_is_checked_in_the_real_registry():
             for filename in data_file.filenames:
                 shas = [c.sha256 for c in data_file.accepted if c.filename == filename]
                 assert None not in shas or not any(shas), (dataset.name, filename)
+
+
+# -- issue 22: a file without a published checksum must at least be of its format ------------------
+def _tar_gz(members) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+STOP_WORDS = b"a\na's\nable\nabout\nabove\naccording\nacross\nafter\nagain\nall\nc'mon\n"
+NOISE = random.Random(0).randbytes(60_000)
+ARCHIVE = _tar_gz({f"docs/{i}.txt": NOISE[3000 * i: 3000 * (i + 1)] for i in range(20)})
+
+
+@pytest.mark.parametrize(("name", "data", "reason"), [
+    pytest.param("english.stop", b"<html><body><h1>404 Not Found</h1></body></html>\n",
+                 "'<html><body>", id="stop-list-html"),
+    pytest.param("english.stop", NOISE[:4000], "not a stop list", id="stop-list-random-bytes"),
+    pytest.param("english.stop", b"the\nand\n", "only 2 word(s)", id="stop-list-two-words"),
+    pytest.param("official.tar.gz", ARCHIVE[: len(ARCHIVE) // 2], "does not open as the archive",
+                 id="tar-gz-truncated"),
+    pytest.param("official.tar.gz", b"<html>moved</html>", "does not open as the archive",
+                 id="tar-gz-html"),
+    pytest.param("official.zip", b"PK\x03\x04 not really a zip", "does not open as the archive",
+                 id="zip-damaged"),
+    pytest.param("official.csv", b"a,b,c\n1,2\n", "different numbers of columns",
+                 id="csv-ragged"),
+])
+def test_an_unverified_file_that_is_not_of_its_format_is_corrupt(monkeypatch, folder, capsys, name,
+                                                                  data, reason):
+    register(monkeypatch, unverified_name=name)
+    for good, payload in (("train.txt", TRAIN), ("test.txt", TEST)):
+        (folder / good).write_bytes(payload)
+    (folder / name).write_bytes(data)
+    assert states(folder)[name] == "corrupt"
+    with pytest.raises(ChecksumMismatchError) as info:
+        locate("faulty", name, data_dir=folder)
+    message = str(info.value)
+    assert reason in message and "no published checksum" in message and str(folder) in message
+    assert cli(monkeypatch, folder, "status") == 1
+    assert reason in capsys.readouterr().err
+    assert cli(monkeypatch, folder, "missing") == 1
+    assert name in capsys.readouterr().out.split()
+
+
+@pytest.mark.parametrize(("name", "data"), [
+    pytest.param("english.stop", b"# SMART\n" + STOP_WORDS, id="stop-list"),
+    pytest.param("official.tar.gz", ARCHIVE, id="tar-gz"),
+    pytest.param("official.csv", b"a,b,c\n1,2,3\n", id="csv"),
+    pytest.param("official.bin", b"any bytes: no format is known for this name", id="other"),
+])
+def test_an_unverified_file_of_its_format_is_used(monkeypatch, folder, name, data):
+    register(monkeypatch, unverified_name=name)
+    (folder / name).write_bytes(data)
+    assert states(folder)[name] == "present (unverified)"
+    assert locate("faulty", name, data_dir=folder) == folder / name
+
+
+def test_the_smart_stop_list_refuses_an_error_page_saved_under_its_official_name(monkeypatch,
+                                                                                tmp_path):
+    from sslviz.datasets import load_stoplist
+
+    (tmp_path / "english.stop").write_bytes(b"<!DOCTYPE html>\n<html><title>Moved</title>\n")
+    with pytest.raises(ChecksumMismatchError, match="it is not a stop list"):
+        load_stoplist("smart", data_dir=tmp_path)
+    (tmp_path / "english.stop").write_bytes(STOP_WORDS)
+    assert "c'mon" in load_stoplist("smart", data_dir=tmp_path)
+
+
+def test_a_downloaded_error_page_without_a_checksum_is_refused_and_not_kept(monkeypatch, folder,
+                                                                           server):
+    root, base = server
+    for name, data in (("train.txt", TRAIN), ("test.txt", TEST),
+                       ("official.tar.gz", b"<html>this page has moved</html>")):
+        (root / name).write_bytes(data)
+    register(monkeypatch, base, unverified_name="official.tar.gz")
+    with pytest.raises(ChecksumMismatchError, match="refused and not saved: it does not open"):
+        fetch_files("faulty", data_dir=folder, progress=False)
+    assert not (folder / "official.tar.gz").exists()
+    assert [p.name for p in folder.iterdir() if p.name.endswith(".part")] == []

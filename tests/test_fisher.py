@@ -171,7 +171,7 @@ def test_feature_names():
 @pytest.mark.parametrize("params, y_change, message", [
     ({"variant": "linear"}, None,
      r"variant must be one of \['n-cat', 'ul-cat', 'ul-cl'\], got 'linear'"),
-    ({"prune_tol": 1.0}, None, r"prune_tol must lie in \[0, 1\), got 1.0"),
+    ({"prune_tol": 1.0}, None, r"prune_tol must be a finite number >= 0 < 1, got 1.0"),
     ({"variant": "ul-cl", "n_clusters": 0}, None,
      "n_clusters must be an integer >= 1, got 0"),
     ({"variant": "ul-cl", "n_clusters": True}, None, "n_clusters must be an integer >= 1"),
@@ -479,3 +479,46 @@ def test_scores_leave_an_unsorted_input_untouched():
     np.testing.assert_array_equal(unsorted.data, data)
     np.testing.assert_allclose(model.transform(unsorted).toarray(), first, atol=1e-15)
     np.testing.assert_allclose(first, model.transform(X[5]).toarray(), atol=1e-15)
+
+
+def test_huge_counts_still_give_unit_rows():
+    """Huge counts, whose squared block lengths (1e150) or entries (1e300) overflow: every row
+    still has unit length (issue 22; it was 0). At 1e150 the unnormalized scores are finite and
+    numpy normalizes them; at 1e300 the posteriors are as one-hot as at 1e150, so the unit rows
+    are the same."""
+    X, _, y_semi = corpus(n_docs=60)
+    nb = FisherKernelNB(variant="n-cat").fit(X, y_semi).nb_
+    params = (nb.class_log_prior_, nb.feature_log_prob_)
+    raw = fisher_scores(X * 1e150, *params, normalize=False).toarray()
+    assert np.all(np.isfinite(raw))
+    peak = np.abs(raw).max(axis=1, keepdims=True)
+    expected = (raw / peak) / np.linalg.norm(raw / peak, axis=1, keepdims=True)
+    for scale in (1e150, 1e300):
+        scores = fisher_scores(X * scale, *params)
+        assert np.all(np.isfinite(scores.data))
+        np.testing.assert_allclose(sp.linalg.norm(scores, axis=1), 1.0, rtol=1e-12)
+        np.testing.assert_allclose(scores.toarray(), expected, rtol=1e-12, atol=1e-15)
+    model = FisherKernelNB(variant="n-cat").fit(X * 1e300, y_semi)
+    np.testing.assert_allclose(sp.linalg.norm(model.transform(X * 1e300), axis=1), 1.0,
+                               rtol=1e-12)
+
+
+def test_counts_whose_log_likelihood_overflows_are_refused_by_name():
+    X, _, y_semi = corpus(n_docs=60)
+    model = FisherKernelNB(variant="n-cat").fit(X, y_semi)
+    X = sp.csr_matrix(X, dtype=float, copy=True)
+    X.data[:] = 1e307  # finite counts, but a document's log-likelihood is below -1.8e308
+    with pytest.raises(ValueError, match=r"^X holds counts too large \(up to 1e\+307\) for a "
+                                         r"document's log-likelihood to be finite"):
+        model.transform(X)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"normalize": "no"}, r"^normalize must be True or False, got 'no'$"),
+    ({"annealing": "fast"}, r"^annealing must be an increasing sequence .*got 'fast'$"),
+    ({"variant": "n-cat", "n_clusters": 0}, r"^n_clusters must be an integer >= 1, got 0$"),
+])
+def test_parameters_are_refused_by_name(kwargs, message):
+    X, _, y_semi = corpus(n_docs=30)
+    with pytest.raises(ValueError, match=message):
+        FisherKernelNB(**kwargs).fit(X, y_semi)

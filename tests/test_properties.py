@@ -21,15 +21,20 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.naive_bayes import MultinomialNB
 
+from sslviz.cem import GaussianCEM
 from sslviz.decision_list import DecisionList
 from sslviz.em import SemiSupervisedNB
+from sslviz.entropy_reg import EntropyRegularizedLR
 from sslviz.feature_selection import METHODS, FeatureSelector
 from sslviz.fisher import FisherKernelNB
+from sslviz.hybrid import HybridNB
+from sslviz.kernel_expansion import KernelExpansion, KernelExpansionClassifier
+from sslviz.logistic_cem import LogisticCEM
 from sslviz.self_training import SelfTraining
 from sslviz.tsvm import TransductiveSVM
 from sslviz.yarowsky import Yarowsky
@@ -253,3 +258,125 @@ def test_non_finite_or_negative_smoothing_and_tolerance_are_refused(make, name, 
 def test_annealing_with_nan_is_refused():
     with pytest.raises(ValueError, match="annealing must be an increasing sequence"):
         SemiSupervisedNB(annealing=(np.nan, 1.0)).fit(X_SMALL, np.array([0, 1, -1, -1]))
+
+
+# -- issue 22: one label rule, whatever form the labels come in -----------------------------------
+def _output(model, X):
+    """What a fitted estimator gives back: probabilities, decision values or features."""
+    for method in ("predict_proba", "decision_function", "transform", "get_support"):
+        if hasattr(model, method):
+            result = getattr(model, method)(X) if method != "get_support" else model.ranking_
+            return result.toarray() if sp.issparse(result) else np.asarray(result)
+    raise AssertionError(type(model).__name__)
+
+
+# name: (factory, needs dense X); every public estimator that takes labels
+EVERY_ESTIMATOR = {
+    "SemiSupervisedNB": (lambda: SemiSupervisedNB(max_iter=2), False),
+    "SelfTraining": (lambda: SelfTraining(MultinomialNB(), max_iter=2), False),
+    "Yarowsky": (lambda: Yarowsky(max_iter=2), False),
+    "DecisionList": (DecisionList, False),
+    "TransductiveSVM": (lambda: TransductiveSVM(max_iter=2, random_state=0), False),
+    "FisherKernelNB": (lambda: FisherKernelNB(max_iter=2), False),
+    "FeatureSelector": (lambda: FeatureSelector(method="chi2"), False),
+    "GaussianCEM": (lambda: GaussianCEM(max_iter=2, reg_covar=1e-3), True),
+    "LogisticCEM": (lambda: LogisticCEM(max_iter=2), False),
+    "HybridNB": (lambda: HybridNB(max_iter=2), False),
+    "KernelExpansionClassifier": (lambda: KernelExpansionClassifier(max_iter=5), True),
+    "KernelExpansion": (KernelExpansion, True),
+    "EntropyRegularizedLR": (EntropyRegularizedLR, False),
+}
+X_LABELS = sp.csr_matrix(np.array([[3, 0, 1, 0], [2, 1, 0, 0], [0, 2, 0, 3], [0, 3, 1, 2],
+                                   [4, 0, 0, 1], [0, 1, 0, 4], [1, 1, 1, 1], [2, 0, 2, 0]],
+                                  dtype=float))
+CODES = np.array([0, 0, 1, 1, -1, -1, -1, -1])
+
+
+def _fit_output(name, y, X=X_LABELS):
+    make, dense = EVERY_ESTIMATOR[name]
+    X = X.toarray() if dense else X
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", (ConvergenceWarning, UserWarning, RuntimeWarning))
+        model = make().fit(X, y)
+    return model, _output(model, X)
+
+
+def _forms(codes):
+    """The same target in the forms users pass: object ints, a list, object strings."""
+    names = np.array(["c0", "c1", "c2"], dtype=object)
+    return {"object ints": codes.astype(object),
+            "list": codes.tolist(),
+            "numpy ints as objects": np.array([np.int32(c) for c in codes], dtype=object),
+            "object strings": np.where(codes >= 0, names[np.maximum(codes, 0)], -1).astype(object)}
+
+
+@pytest.mark.parametrize("name", EVERY_ESTIMATOR)
+@pytest.mark.parametrize("form", list(_forms(CODES)))
+def test_every_label_form_gives_the_fit_of_integer_labels(name, form):
+    """Object arrays of ints (what a pandas column gives) or strings fit exactly as ints do."""
+    if name == "DecisionList" and form == "object strings":
+        pytest.skip("supervised: -1 is a class there, strings and -1 do not mix (tested above)")
+    y = _forms(CODES)[form]
+    model, output = _fit_output(name, y)
+    _, expected = _fit_output(name, CODES)
+    np.testing.assert_array_equal(output, expected)
+    if hasattr(model, "classes_"):
+        assert -1 not in model.classes_.tolist() or name == "DecisionList"
+        if form != "object strings":
+            assert model.classes_.dtype.kind in "iu"  # numbers, not objects
+
+
+@pytest.mark.parametrize("name", EVERY_ESTIMATOR)
+def test_bool_labels(name):
+    """A bool target (every row labeled) is two classes; bools mixed with -1 are refused."""
+    codes = np.array([0, 1, 0, 1, 1, 0, 1, 0])
+    model, output = _fit_output(name, codes.astype(bool))
+    np.testing.assert_array_equal(output, _fit_output(name, codes)[1])
+    if hasattr(model, "classes_"):
+        assert model.classes_.tolist() == [False, True]
+    y = np.array([True, False, True, False, -1, -1, -1, -1], dtype=object)
+    with pytest.raises(ValueError, match=r"^y mixes bool labels \(True/False\) with numbers"):
+        _fit_output(name, y)
+
+
+@pytest.mark.parametrize("name", EVERY_ESTIMATOR)
+@pytest.mark.parametrize(("y", "message"), [
+    (np.array([0.5, 1, 0, 1, -1, -1, -1, -1], dtype=object), r"non-integer numbers \[0\.5\]"),
+    (np.array([(0,), 1, 0, 1, -1, -1, -1, -1], dtype=object), "a label of type tuple"),
+    (np.array([0, 1, 0, 1, None, -1, -1, -1], dtype=object), "missing labels"),
+    (np.array([0, 1, 0, 1, 1j, -1, -1, -1], dtype=object), "a label of type complex"),
+])
+def test_labels_of_no_usable_form_are_refused_by_name(name, y, message):
+    with pytest.raises(ValueError, match=message):
+        _fit_output(name, y)
+
+
+@pytest.mark.parametrize("name", EVERY_ESTIMATOR)
+def test_pandas_columns(name):
+    pd = pytest.importorskip("pandas")
+    _, expected = _fit_output(name, CODES)
+    np.testing.assert_array_equal(_fit_output(name, pd.Series(CODES))[1], expected)
+    np.testing.assert_array_equal(_fit_output(name, pd.Series(CODES, dtype=object))[1], expected)
+    with pytest.raises(ValueError, match="missing labels"):
+        _fit_output(name, pd.Series([0, 1, 0, 1, None, -1, -1, -1], dtype="Int64"))
+
+
+LABEL_SETTINGS = settings(max_examples=8, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+
+
+@LABEL_SETTINGS
+@given(st.lists(st.integers(-1, 2), min_size=8, max_size=8), st.sampled_from(list(_forms(CODES))),
+       st.sampled_from(list(EVERY_ESTIMATOR)))
+def test_any_target_in_any_form_fits_as_its_integer_codes(codes, form, name):
+    """Refused in every form alike, or the same output in every form."""
+    assume(not (name == "DecisionList" and form == "object strings"))
+    codes = np.array(codes)
+    try:
+        _, expected = _fit_output(name, codes)
+    except ValueError as error:
+        with pytest.raises(ValueError) as again:
+            _fit_output(name, _forms(codes)[form])
+        assert type(again.value) is type(error)
+        return
+    np.testing.assert_array_equal(_fit_output(name, _forms(codes)[form])[1], expected)

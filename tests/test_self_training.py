@@ -374,7 +374,7 @@ def test_bad_parameters(params, message):
                                                        r"become a class"),
     (lambda y: np.where(y == -1, "-1", "a").astype(object), r"y holds the string '-1'"),
     (lambda y: np.where(y == -1, np.nan, y), r"y holds NaN labels|Input y contains NaN"),
-    (lambda y: np.where(y == -1, -1, y + 0.5), r"Unknown label type: continuous"),
+    (lambda y: np.where(y == -1, -1, y + 0.5), r"non-integer numbers .*not continuous values"),
 ])
 def test_bad_targets(change, message):
     X, _, y_semi = moons()

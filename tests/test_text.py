@@ -123,11 +123,15 @@ def test_unknown_stop_list():
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"stop_words": "english"},
-     "stop_words must be None or one of ('smart', 'sklearn'), got 'english'"),
+     "stop_words must be one of [None, 'smart', 'sklearn'], got 'english'"),
     ({"min_df": 0}, "min_df must be an integer >= 1, got 0"),
     ({"min_df": 0.5}, "min_df must be an integer >= 1, got 0.5"),
-    ({"max_features": 0}, "max_features must be None or an integer >= 1, got 0"),
-    ({"max_features": 10.0}, "max_features must be None or an integer >= 1, got 10.0"),
+    ({"min_df": True}, "min_df must be an integer >= 1, got True"),
+    ({"max_features": 0}, "max_features must be an integer >= 1, got 0"),
+    ({"max_features": 10.0}, "max_features must be an integer >= 1, got 10.0"),
+    ({"max_features": True}, "max_features must be an integer >= 1, got True"),
+    ({"lowercase": "yes"}, "lowercase must be True or False, got 'yes'"),
+    ({"map_digits": None}, "map_digits must be True or False, got None"),
 ])
 def test_text_options_errors(kwargs, message):
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):

@@ -7,14 +7,15 @@
 
 The exit code is 0 when everything requested is present (verified or, for names without a known
 checksum, unverified), 1 otherwise: a missing, corrupt or unreadable file, or a folder where a
-file should be (with a message saying what to do on stderr); unknown names also give 1.
+file should be (with a message saying what to do on stderr). Bad arguments (an unknown dataset
+name, ``SSLVIZ_DATA`` naming no folder) give one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 
+from sslviz import cli
 from sslviz.datasets.fetch import (
     UNVERIFIED,
     ChecksumMismatchError,
@@ -24,13 +25,13 @@ from sslviz.datasets.fetch import (
     file_sha256,
     status,
 )
-from sslviz.datasets.paths import DataFolderError, cache_dir, data_dir_origin
+from sslviz.datasets.paths import cache_dir, data_dir_origin
 from sslviz.datasets.registry import REGISTRY
 from sslviz.datasets.verify import OK_STATES
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def _parser() -> cli.Parser:
+    parser = cli.Parser(
         prog="python -m sslviz.datasets",
         description="Check, fetch and locate the corpora used by the sslviz notebooks.",
         epilog=f"datasets: {', '.join(REGISTRY)}. Set SSLVIZ_DATA to use a folder that "
@@ -87,10 +88,20 @@ def _path() -> int:
     return 0
 
 
+def _check_names(names):
+    unknown = [name for name in names or () if name not in REGISTRY]
+    if unknown:
+        raise cli.UsageError(f"unknown dataset(s) {unknown}; choose from {', '.join(REGISTRY)}")
+    data_dir_origin()  # SSLVIZ_DATA must name a folder (DataFolderError otherwise)
+
+
+@cli.command
 def main(argv=None) -> int:
-    """Run the command line; return the exit code (0: all requested files present, else 1)."""
+    """Run the command line; return the exit code (0: all requested files present, 1: some are
+    not, 2: bad arguments)."""
     args = _parser().parse_args(argv)
     names = getattr(args, "names", None) or None
+    _check_names(names)
     try:
         if args.command == "status":
             return _status(names)
@@ -99,11 +110,8 @@ def main(argv=None) -> int:
         if args.command == "missing":
             return _missing(names)
         return _path()
-    except (DatasetMissingError, ChecksumMismatchError, DataFolderError) as exc:
+    except (DatasetMissingError, ChecksumMismatchError) as exc:
         print(exc, file=sys.stderr)
-        return 1
-    except ValueError as exc:  # unknown dataset name
-        print(f"error: {exc}", file=sys.stderr)
         return 1
 
 

@@ -36,6 +36,7 @@ from sslviz.datasets.verify import (
     ChecksumMismatchError,
     accept,
     check_file,
+    content_problem,
     known_sha256,
     manual_reason,
     remember_sha256,
@@ -134,6 +135,14 @@ def _download(data_file: DataFile, target: Path, progress: bool) -> Path:
             if copy is None:
                 raise _download_mismatch(data_file, Check(CORRUPT, target, None, actual))
     remember_sha256(target, actual)
+    problem = "" if copy.verified else content_problem(target)
+    if problem:  # no checksum to hold the bytes to, and not even of the file's format
+        target.unlink()
+        raise ChecksumMismatchError(
+            f"The download of {data_file.name} from {data_file.url} was refused and not saved: "
+            f"{problem}. The server may have sent an error page or a changed file. Try again "
+            "later, or get the file from the course data folder and point SSLVIZ_DATA at that "
+            "folder.", path=target, expected=(), actual=actual)
     if not copy.verified:
         plain = (" over plain HTTP (nobody vouches for these bytes)"
                  if data_file.url.startswith("http:") else "")

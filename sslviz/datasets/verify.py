@@ -3,7 +3,10 @@
 The rule a copy is judged by: **a file whose name has a known checksum must match it.** Only a
 name for which no checksum is known anywhere (e.g. WebKB's official ``webkb-data.gtar.gz``) is
 accepted as *unverified*. So a truncated ``r8-train-all-terms.txt`` (a name the course copy
-gives with its sha256) is *corrupt*, never "present (unverified)".
+gives with its sha256) is *corrupt*, never "present (unverified)". An unverified copy must pass
+a check of its own format (:func:`content_problem`: an archive opens and lists every member to
+its end, a stop list is one word per line, a CSV parses); if it does not, it is *corrupt* too,
+with the reason.
 
 The states of a data file, best first: ``present`` (a copy matches a known sha256),
 ``present (unverified)``, ``corrupt`` (a copy's sha256 matches none known for its name),
@@ -14,7 +17,12 @@ and :mod:`sslviz.datasets.download`; nothing here writes.
 
 from __future__ import annotations
 
+import csv
+import gzip
 import hashlib
+import re
+import tarfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -31,6 +39,8 @@ OK_STATES = (PRESENT, UNVERIFIED)
 
 _CHUNK = 1 << 20
 _SHA_CACHE: dict[tuple[str, int, int], str] = {}
+_CONTENT_CACHE: dict[tuple[str, int, int], str] = {}
+_WORD = re.compile(r"[a-z][a-z'\-]*")
 
 
 class DatasetMissingError(FileNotFoundError):
@@ -186,7 +196,81 @@ def _check_copy(data_file: DataFile, filename: str, path: Path) -> Check:
     copy = accept(data_file, filename, actual)
     if copy is None:
         return Check(CORRUPT, path, None, actual, known_sha256(data_file, filename))
+    if not copy.verified:
+        problem = content_problem(path)
+        if problem:
+            return Check(CORRUPT, path, None, actual, reason=problem)
     return Check(PRESENT if copy.verified else UNVERIFIED, path, copy, actual)
+
+
+# -- content checks of files without a published checksum ------------------------------------------
+def content_problem(path) -> str:
+    """Why the bytes at ``path`` are not a file of the format its name says, or ``""``.
+
+    ``.tar.gz``/``.tgz``/``.tar``: a tar archive whose members are all listed to its end (a
+    truncated archive fails there); ``.zip``: a zip whose members all pass their CRC;
+    ``.gz``: gzip data that decompresses to its end; ``.csv``: rows of one width; a stop list
+    (``*.stop``, ``*stop*.txt``): one lower-case word per line (``#`` comments allowed), at least
+    ten of them. Other names are not checked. Computed once per (path, size, mtime) per process.
+    """
+    path = Path(path).resolve()
+    stat = path.stat()
+    key = (str(path), stat.st_size, stat.st_mtime_ns)
+    if key not in _CONTENT_CACHE:
+        _CONTENT_CACHE[key] = _content_problem(path)
+    return _CONTENT_CACHE[key]
+
+
+def _content_problem(path: Path) -> str:
+    name = path.name.lower()
+    try:
+        if name.endswith((".tar.gz", ".tgz", ".tar", ".gtar.gz")):
+            with tarfile.open(path) as archive:
+                if not archive.getmembers():
+                    return "the archive holds no files"
+        elif name.endswith(".zip"):
+            with zipfile.ZipFile(path) as archive:
+                bad = archive.testzip()
+                if bad is not None:
+                    return f"the archive member {bad} is damaged"
+        elif name.endswith(".gz"):
+            with gzip.open(path) as stream:
+                while stream.read(_CHUNK):
+                    pass
+        elif name.endswith(".csv"):
+            return _csv_problem(path)
+        elif name.endswith(".stop") or ("stop" in name and name.endswith(".txt")):
+            return _stop_list_problem(path)
+    except (tarfile.TarError, zipfile.BadZipFile, gzip.BadGzipFile, EOFError, OSError,
+            ValueError) as error:
+        return f"it does not open as the archive its name says ({error or type(error).__name__})"
+    return ""
+
+
+def _csv_problem(path: Path) -> str:
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            widths = {len(row) for row in csv.reader(handle) if row}
+    except (UnicodeDecodeError, csv.Error) as error:
+        return f"it is not a CSV text file ({error})"
+    if len(widths) != 1:
+        return "it is not a CSV table (its rows have different numbers of columns)"
+    return ""
+
+
+def _stop_list_problem(path: Path) -> str:
+    try:
+        lines = path.read_bytes().decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        return "it is not a stop list (binary bytes, not text)"
+    words = [line.strip() for line in lines
+             if line.strip() and not line.lstrip().startswith("#")]
+    odd = next((word for word in words if not _WORD.fullmatch(word)), None)
+    if odd is not None:
+        return f"it is not a stop list (one lower-case word per line): it holds {odd[:40]!r}"
+    if len(words) < 10:
+        return f"it is not a stop list: it holds only {len(words)} word(s)"
+    return ""
 
 
 def target_name(data_file: DataFile) -> str:
@@ -204,8 +288,17 @@ def manual_reason(data_file: DataFile) -> str:
 
 
 def mismatch_error(dataset: Dataset, data_file: DataFile, check: Check) -> ChecksumMismatchError:
-    """A file in the data folder whose bytes are not those of any accepted copy."""
+    """A file in the data folder whose bytes are not those of any accepted copy (or, for a name
+    without a published checksum, not of the file's format: ``check.reason``)."""
     expected = check.expected
+    if check.reason:
+        fix = (fetch_command(dataset) if data_file.downloadable
+               else f"(then get a fresh copy from {data_file.source})")
+        message = (f"Refusing {check.path}: {check.reason}. It has no published checksum, so its "
+                   "content was checked instead; it is probably damaged or an error page saved "
+                   f"under its name. Delete it and fetch it again:\n    rm '{check.path}'\n"
+                   f"    {fix}")
+        return ChecksumMismatchError(message, path=check.path, expected=(), actual=check.actual)
     lines = [
         f"Refusing {check.path}: its sha256 matches no accepted copy of {data_file.name} "
         f"(dataset {dataset.name!r}).",

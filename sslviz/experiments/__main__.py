@@ -13,7 +13,6 @@ and every SVM's C are chosen on each split's labeled posts and the linear SVMs s
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 import time
@@ -21,18 +20,12 @@ from dataclasses import replace
 
 import numpy as np
 
+from .. import cli
 from . import fisher, fisher_text
 
 
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr (exit status 2)."""
-
-    def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def _parser():
-    parser = _Parser(
+    parser = cli.Parser(
         prog="python -m sslviz.experiments",
         description="Paper-scale experiments. fisher-table: Table 1 of Takamura & Okumura "
         "(every method, 10,000 unlabeled posts, 5 splits); fisher-figure: their Figure 1 "
@@ -75,11 +68,20 @@ def _check_arguments(parser, args):
                      "cores), got 0")
 
 
+def _check_sizes(sizes, unlabeled, n_posts, test_folds):
+    """Refuse labeled and unlabeled sizes that the training posts of a split cannot hold."""
+    pool = n_posts - max(len(fold) for fold in test_folds)
+    if max(sizes) + max(unlabeled) > pool:
+        raise cli.UsageError(f"--sizes {max(sizes)} plus --unlabeled {max(unlabeled)} posts "
+                             f"exceed the {pool} training posts of a split: choose smaller sizes")
+
+
 LECTURE_COMMANDS = {"hybrid": "sslviz.experiments.hybrid_studies",
                     "kernel-expansion": "sslviz.experiments.kernel_expansion"}
 """Commands whose options a lecture's experiments module parses itself (its ``main(argv)``)."""
 
 
+@cli.command
 def main(argv=None):
     """``python -m sslviz.experiments fisher-table | fisher-figure | hybrid ... [options]``."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -94,6 +96,8 @@ def main(argv=None):
                                    else fisher.PAPER_FIGURE_1_UNLABELED)
     methods = args.methods or (fisher.FISHER_METHODS if table else ("ul-cat", "nb+em"))
     corpus = fisher.load_fisher_corpus()
+    test_folds = fisher.paper_test_folds(corpus.y)
+    _check_sizes(sizes, unlabeled, corpus.X.shape[0], test_folds)
     base = fisher.PAPER_SETTINGS if args.paper_settings else fisher.FisherSettings()
     settings = replace(base, tsvm_max_unlabeled=args.tsvm_max_unlabeled)
     print(f"20 Newsgroups: {corpus.X.shape[0]} posts, {corpus.X.shape[1]} words; "
@@ -102,7 +106,7 @@ def main(argv=None):
           flush=True)
     start = time.perf_counter()
     grid = fisher.fisher_grid(corpus.X, corpus.y, sizes=sizes, unlabeled_sizes=unlabeled,
-                              splits=args.splits, test_folds=fisher.paper_test_folds(corpus.y),
+                              splits=args.splits, test_folds=test_folds,
                               methods=methods, settings=settings, use_cache=not args.no_cache,
                               n_jobs=args.n_jobs, description=args.command)
     print(fisher_text.fisher_table_text(grid) if table

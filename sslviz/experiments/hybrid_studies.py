@@ -4,7 +4,6 @@ perplexity of Naive Bayes) and the paper-scale command (``python -m sslviz.exper
 
 from __future__ import annotations
 
-import argparse
 import time
 from dataclasses import dataclass
 
@@ -15,6 +14,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_validate
 from sklearn.naive_bayes import MultinomialNB
 
+from .. import cli
 from ..cache import data_digest
 from ..em import SemiSupervisedNB
 from ..entropy_reg import EntropyRegularizedLR
@@ -309,19 +309,20 @@ def perplexity_curve(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progr
 
 
 # -- the paper-scale command ---------------------------------------------------------------------
+@cli.command
 def main(argv=None):
     """``python -m sslviz.experiments.hybrid table | perplexity [options]`` (paper scale)."""
-    parser = argparse.ArgumentParser(
+    parser = cli.Parser(
         prog="python -m sslviz.experiments hybrid",
         description="Tables 1-3 (table) or Figure 2 (perplexity) of Fujino, Ueda & Saito "
         "(2005) at paper scale: all labeled-set sizes, 10 evaluation sets. Cached per job; an "
         "interrupted run resumes.")
     parser.add_argument("command", choices=["table", "perplexity"])
     parser.add_argument("--corpora", nargs="+", choices=list(CORPORA), default=list(CORPORA))
-    parser.add_argument("--sizes", type=int, nargs="+", help="labeled-set sizes (default: "
-                        "the paper's)")
-    parser.add_argument("--seeds", type=int, nargs="+", default=list(range(PAPER_N_SEEDS)))
-    parser.add_argument("--n-jobs", type=int, default=-1)
+    parser.add_argument("--sizes", type=int, nargs="+",
+                        help="labeled-set sizes (default: the paper's)")
+    parser.add_argument("--seeds", type=cli.seed, nargs="+", default=list(range(PAPER_N_SEEDS)))
+    parser.add_argument("--n-jobs", type=cli.n_jobs, default=-1)
     parser.add_argument("--no-cache", action="store_true")
     args = parser.parse_args(argv)
     if any(size < 1 for size in args.sizes or []) or args.n_jobs == 0:

@@ -24,7 +24,6 @@ separately for EM and MED.
 
 from __future__ import annotations
 
-import argparse
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,6 +32,7 @@ import numpy as np
 from scipy.optimize import curve_fit
 from sklearn.svm import LinearSVC
 
+from .. import cli
 from ..cache import data_digest
 from ..grids import Grid, grid_extent
 from ..kernel_expansion import (
@@ -397,6 +397,7 @@ def med_convergence(curves):
 
 
 # -- paper scale ---------------------------------------------------------------------------------
+@cli.command
 def main(argv=None):
     """``python -m sslviz.experiments.kernel_expansion [splice] [leukemia] [options]``.
 
@@ -405,14 +406,14 @@ def main(argv=None):
     """
     from ..datasets import load_golub, load_splice
 
-    parser = argparse.ArgumentParser(
+    parser = cli.Parser(
         prog="python -m sslviz.experiments.kernel_expansion",
         description="Figures 1 (splice) and 2 (leukemia) of Szummer & Jaakkola (2000) at paper "
         "scale: 20 random labeled sets per size. Cached per draw; an interrupted run resumes.")
     parser.add_argument("figures", nargs="*", metavar="{splice,leukemia}",
                         help="which figures (default: both)")
-    parser.add_argument("--seeds", type=int, nargs="+", default=list(range(PAPER_N_SEEDS)))
-    parser.add_argument("--n-jobs", type=int, default=-1)
+    parser.add_argument("--seeds", type=cli.seed, nargs="+", default=list(range(PAPER_N_SEEDS)))
+    parser.add_argument("--n-jobs", type=cli.n_jobs, default=-1)
     parser.add_argument("--no-cache", action="store_true")
     args = parser.parse_args(argv)
     unknown = sorted(set(args.figures) - {"splice", "leukemia"})
