@@ -39,7 +39,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, labeled_mask, resolve_classes
+from .validation import check_choice, check_int, resolve_classes, semi_supervised_target
 
 MODES = ("co", "self")
 
@@ -126,7 +126,7 @@ class CoTraining(ClassifierMixin, BaseEstimator):
         check_int("max_iter", self.max_iter, minimum=0)
         self._split = check_int("n_view0_features", self.n_view0_features, minimum=1,
                                 maximum=X.shape[1] - 1)
-        labeled = labeled_mask(y)
+        y, labeled = semi_supervised_target(y)
         self.classes_ = resolve_classes(np.asarray(y)[labeled], min_classes=2)
         counts = self._growth(np.asarray(y)[labeled])
         self._check_views(X, labeled)

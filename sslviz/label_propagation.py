@@ -48,7 +48,13 @@ from sklearn.neighbors import NearestNeighbors
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, check_number, labeled_mask, resolve_classes
+from .validation import (
+    check_choice,
+    check_int,
+    check_number,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 METHODS = ("harmonic", "spreading")
 RECORDS = ("summary", "full", "none")
@@ -265,7 +271,7 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         check_int("max_iter", self.max_iter, minimum=0)
         check_number("tol", self.tol, above=0)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=None, y_numeric=False)
-        labeled = labeled_mask(y)
+        y, labeled = semi_supervised_target(y)
         self.classes_ = resolve_classes(np.asarray(y)[labeled], min_classes=2)
         self.X_fit_ = X
         W = (knn_affinity(X, self.n_neighbors, self.metric) if self.affinity == "knn"

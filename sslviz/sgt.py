@@ -46,7 +46,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .validation import check_int, check_number, labeled_mask, resolve_classes
+from .validation import check_int, check_number, resolve_classes, semi_supervised_target
 
 
 def sgt_graph(X, n_neighbors):
@@ -174,7 +174,7 @@ class SpectralGraphTransducer(ClassifierMixin, BaseEstimator):
         check_int("n_components", self.n_components, minimum=1)
         check_number("c", self.c, above=0)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=None)
-        labeled = labeled_mask(y)
+        y, labeled = semi_supervised_target(y)
         self.classes_ = resolve_classes(np.asarray(y)[labeled], min_classes=2)
         if len(self.classes_) != 2:
             raise ValueError("the spectral graph transducer separates two classes, got "
@@ -187,6 +187,11 @@ class SpectralGraphTransducer(ClassifierMixin, BaseEstimator):
         self.X_fit_ = X
         self.transduction_ = self.classes_[(self.decision_ > self.threshold_).astype(int)]
         return self
+
+    def decision_function(self, X):
+        """``z − threshold`` of the fitted rows ``X`` (positive: ``classes_[1]``)."""
+        self.predict(X)  # the same check: these must be the fitted rows
+        return self.decision_ - self.threshold_
 
     def predict(self, X):
         """The transduction, for the rows ``X`` the model was fitted on (and only those)."""

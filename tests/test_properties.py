@@ -27,6 +27,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.naive_bayes import MultinomialNB
 
 from sslviz.cem import GaussianCEM
+from sslviz.co_training import CoTraining
 from sslviz.decision_list import DecisionList
 from sslviz.em import SemiSupervisedNB
 from sslviz.entropy_reg import EntropyRegularizedLR
@@ -34,8 +35,10 @@ from sslviz.feature_selection import METHODS, FeatureSelector
 from sslviz.fisher import FisherKernelNB
 from sslviz.hybrid import HybridNB
 from sslviz.kernel_expansion import KernelExpansion, KernelExpansionClassifier
+from sslviz.label_propagation import GraphPropagation
 from sslviz.logistic_cem import LogisticCEM
 from sslviz.self_training import SelfTraining
+from sslviz.sgt import SpectralGraphTransducer
 from sslviz.tsvm import TransductiveSVM
 from sslviz.yarowsky import Yarowsky
 
@@ -222,6 +225,8 @@ SEMI_SUPERVISED = {
     "TransductiveSVM": lambda: TransductiveSVM(max_iter=2),
     "FisherKernelNB": lambda: FisherKernelNB(max_iter=2),
     "FeatureSelector": lambda: FeatureSelector(method="chi2"),
+    "GraphPropagation": lambda: GraphPropagation(n_neighbors=1),
+    "CoTraining": lambda: CoTraining(n_view0_features=2, max_iter=1),
 }
 X_SMALL = sp.csr_matrix(np.array([[1, 0, 2], [0, 1, 1], [2, 1, 0], [0, 0, 1]], dtype=float))
 
@@ -285,6 +290,11 @@ EVERY_ESTIMATOR = {
     "KernelExpansionClassifier": (lambda: KernelExpansionClassifier(max_iter=5), True),
     "KernelExpansion": (KernelExpansion, True),
     "EntropyRegularizedLR": (EntropyRegularizedLR, False),
+    "GraphPropagation": (lambda: GraphPropagation(n_neighbors=2), False),
+    "SpectralGraphTransducer": (lambda: SpectralGraphTransducer(n_neighbors=2, n_components=3,
+                                                                c=10.0), False),
+    "CoTraining": (lambda: CoTraining(n_view0_features=2, pool_size=2, max_iter=1,
+                                      random_state=0), False),
 }
 X_LABELS = sp.csr_matrix(np.array([[3, 0, 1, 0], [2, 1, 0, 0], [0, 2, 0, 3], [0, 3, 1, 2],
                                    [4, 0, 0, 1], [0, 1, 0, 4], [1, 1, 1, 1], [2, 0, 2, 0]],
