@@ -97,3 +97,32 @@ def test_without_dask_the_message_says_what_to_install(monkeypatch):
     with pytest.raises(ImportError, match="pip install 'sslviz\\[cluster\\]'"):
         with use_scheduler("tcp://127.0.0.1:1"):
             pass
+
+
+def test_the_experiments_command_runs_its_jobs_inside_the_scheduler(monkeypatch):
+    import contextlib
+
+    import sslviz.experiments.__main__ as command
+
+    seen = []
+
+    @contextlib.contextmanager
+    def recording(address):
+        seen.append(address)
+        yield None
+
+    monkeypatch.setattr(command.runner, "use_scheduler", recording)
+    monkeypatch.setattr(command, "_run", lambda argv: seen.append(argv) or 0)
+    assert command.main(["hybrid", "table", "--scheduler", "tcp://10.0.0.1:8786", "--sizes",
+                         "8"]) == 0
+    assert seen == ["tcp://10.0.0.1:8786", ["hybrid", "table", "--sizes", "8"]]
+
+
+@pytest.mark.parametrize("argv", [["fisher-table", "--scheduler"],
+                                  ["fisher-table", "--scheduler=localhost"]])
+def test_a_scheduler_without_an_address_is_one_line(argv, capsys):
+    import sslviz.experiments.__main__ as command
+
+    assert command.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--scheduler needs a scheduler address" in err

@@ -9,6 +9,10 @@ fisher-table computes Table 1 of Takamura & Okumura, fisher-figure their Figure 
 interrupted run resumes where it stopped; ``--no-cache`` recomputes everything. By default NB's α
 and every SVM's C are chosen on each split's labeled posts and the linear SVMs see tf-idf;
 ``--paper-settings`` runs the paper's fixed settings instead (α = 2, C = 1, unit-length counts).
+
+Every command takes ``--scheduler ADDRESS`` (e.g. ``tcp://host:8786``): its jobs then run on that
+Dask cluster (:func:`sslviz.experiments.runner.use_scheduler`; ``pip install sslviz[cluster]``),
+with the same cache, resume and progress bar.
 """
 
 from __future__ import annotations
@@ -21,7 +25,9 @@ from dataclasses import replace
 import numpy as np
 
 from .. import cli
-from . import fisher, fisher_text
+from . import fisher, fisher_text, runner
+
+SCHEDULER_FLAG = "--scheduler"
 
 
 def _parser():
@@ -81,10 +87,33 @@ LECTURE_COMMANDS = {"hybrid": "sslviz.experiments.hybrid_studies",
 """Commands whose options a lecture's experiments module parses itself (its ``main(argv)``)."""
 
 
+def pop_scheduler(argv):
+    """``(argv without --scheduler ADDRESS, ADDRESS or None)``; a bad address is refused."""
+    rest, address = [], None
+    arguments = iter(argv)
+    for arg in arguments:
+        if arg == SCHEDULER_FLAG or arg.startswith(SCHEDULER_FLAG + "="):
+            address = arg.partition("=")[2] if "=" in arg else next(arguments, "")
+            if "://" not in address or not address.split("://", 1)[1]:
+                raise cli.UsageError(f"{SCHEDULER_FLAG} needs a scheduler address such as "
+                                     f"tcp://host:8786, got {address!r}")
+        else:
+            rest.append(arg)
+    return rest, address
+
+
 @cli.command
 def main(argv=None):
     """``python -m sslviz.experiments fisher-table | fisher-figure | hybrid ... [options]``."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    argv, scheduler = pop_scheduler(argv)
+    if scheduler is None:
+        return _run(argv)
+    with runner.use_scheduler(scheduler):
+        return _run(argv)
+
+
+def _run(argv):
     if argv and argv[0] in LECTURE_COMMANDS:
         return importlib.import_module(LECTURE_COMMANDS[argv[0]]).main(argv[1:])
     parser = _parser()

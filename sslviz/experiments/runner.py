@@ -43,7 +43,7 @@ def use_scheduler(address):
     except ImportError:
         raise ImportError("running on a cluster needs dask.distributed: pip install "
                           "'sslviz[cluster]' (or: pip install 'dask[distributed]')") from None
-    client = Client(address, set_as_default=False)
+    client = Client(address, set_as_default=False, timeout="20s")
     previous = getattr(_CLUSTER, "client", None)
     _CLUSTER.client = client
     try:
@@ -102,6 +102,10 @@ def _numbered(number, function, kwargs):
     return number, function(**kwargs)
 
 
+def _same(value):
+    return value
+
+
 def _numbered_with_shared(number, function, shared, job):
     return number, function(**shared, **job)
 
@@ -109,11 +113,13 @@ def _numbered_with_shared(number, function, shared, job):
 def _on_cluster(client, function, numbered_jobs, shared):
     """``(number, result)`` of each job computed on the cluster, in the order they finish.
 
-    The shared arguments (the data) are sent to the workers once, not with every job.
+    The shared arguments (the data) go to the cluster once, as the result of a task of their own,
+    not with every job: unlike scattered data, a task's result is computed again if the worker
+    holding it dies, so a killed worker never loses the data its neighbours' jobs need.
     """
     from dask.distributed import as_completed
 
-    [shared_on_workers] = client.scatter([shared], broadcast=True)
+    shared_on_workers = client.submit(_same, shared, pure=False)
     futures = [client.submit(_numbered_with_shared, number, function, shared_on_workers, job,
                              pure=False) for number, job in numbered_jobs]
     try:
