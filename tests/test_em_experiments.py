@@ -22,6 +22,7 @@ from sslviz.experiments.em import (
     split_result,
 )
 from sslviz.splits import split_labeled
+from sslviz.tuning import labeled_folds
 
 
 def make_corpus(n_docs=240, n_words=40, seed=0):
@@ -212,11 +213,24 @@ def test_choose_unlabeled_weight_cross_validates_on_labeled_rows():
     y_semi = np.where(np.arange(len(Y)) < 30, Y, -1)
     grid = [0.0, 0.1, 1.0]
     template = SemiSupervisedNB(max_iter=5)
-    best, scores = choose_unlabeled_weight(template, X, y_semi, grid, cv=3, random_state=0)
+    choice = choose_unlabeled_weight(template, X, y_semi, grid, cv=3, random_state=0)
     assert template.get_params()["record"] == "full"  # the caller's estimator is left alone
-    assert best in grid and scores.shape == (3,)
-    assert best == grid[int(np.argmax(scores))]
-    assert np.all((scores >= 0) & (scores <= 1))
+    assert choice.value in grid and choice.scores.shape == (3,)
+    # independently: each fold trains on the other labeled rows plus every unlabeled row and
+    # scores the mean log-probability of its held-out labels
+    folds = labeled_folds(y_semi, 3, random_state=0, include_unlabeled=True)
+    for weight, score in zip(grid, choice.scores, strict=True):
+        per_fold = []
+        for train, test in folds:
+            assert np.all(y_semi[test] >= 0) and np.all(np.isin(np.flatnonzero(y_semi < 0), train))
+            model = SemiSupervisedNB(max_iter=5, unlabeled_weight=weight).fit(X[train],
+                                                                              y_semi[train])
+            proba = model.predict_proba(X[test])
+            columns = np.searchsorted(model.classes_, y_semi[test])
+            picked = np.clip(proba[np.arange(len(test)), columns], 1e-15, 1.0)  # as log_loss
+            per_fold.append(np.mean(np.log(picked)))
+        assert score == pytest.approx(np.mean(per_fold))
+    assert choice.value == grid[int(np.argmax(choice.scores))]
     one_each = np.where(np.arange(len(Y)) < 3, Y, -1)
     with pytest.raises(ValueError, match="at least 2 labeled rows in every class"):
         choose_unlabeled_weight(SemiSupervisedNB(), X, one_each, grid)

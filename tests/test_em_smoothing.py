@@ -111,11 +111,12 @@ def test_learning_curve_records_the_alpha_chosen_on_every_split():
         for j, seed in enumerate([0, 1]):
             split = split_labeled(Y, size, n_unlabeled=100, test_rows=TEST_ROWS,
                                   random_state=seed)
-            # 3 labeled rows = one per class: the evidence decides; 12: cross-validation
+            # 3 labeled rows = one per class: the evidence decides; 12: leave-one-out
             choice = choose_alpha(X[split.labeled], Y[split.labeled], grid=GRID,
                                   random_state=seed)
             assert curve.alpha[i, j] == choice.value
-            assert choice.criterion == ("evidence" if size == 3 else "4-fold cv accuracy")
+            assert choice.criterion == ("evidence" if size == 3
+                                        else "leave-one-out log-likelihood")
 
 
 def test_em_run_with_a_chosen_alpha():

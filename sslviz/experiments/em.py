@@ -355,8 +355,8 @@ def em_runs_by_seed(X, y, **run_params):
 def choose_unlabeled_weight(estimator, X, y, grid, *, cv=5, random_state=None):
     """Pick λ (``unlabeled_weight``) by cross-validation on the labeled rows, as Nigam et al. did.
 
-    Every fold trains on the other labeled rows plus *all* unlabeled rows and is scored by
-    accuracy on its held-out labeled rows. Uses :func:`sslviz.tuning.choose_by_cv`.
+    Every fold trains on the other labeled rows plus *all* unlabeled rows and is scored by the
+    log-likelihood of its held-out labeled rows (:func:`sslviz.tuning.choose_by_cv`).
 
     Parameters
     ----------
@@ -368,13 +368,12 @@ def choose_unlabeled_weight(estimator, X, y, grid, *, cv=5, random_state=None):
 
     Returns
     -------
-    best_weight : float
-    mean_scores : ndarray of shape (len(grid),)
+    sslviz.tuning.Choice
+        ``.value`` the chosen λ, ``.scores`` every candidate's mean score, ``.score_table()``.
     """
     template = clone(estimator).set_params(record="summary")
-    choice = choose_by_cv(template, {"unlabeled_weight": list(grid)}, X, y, cv=cv,
-                          random_state=random_state, semi_supervised=True)
-    return float(choice.value), choice.scores
+    return choose_by_cv(template, {"unlabeled_weight": list(grid)}, X, y, cv=cv,
+                        random_state=random_state, semi_supervised=True)
 
 
 # -- what the smoothing constant does ---------------------------------------------------------
