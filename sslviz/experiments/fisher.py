@@ -306,7 +306,8 @@ def fisher_models_by_variant(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
                              settings=FisherSettings()):
     """A cached ``variant -> (split, fitted FisherKernelNB)`` on one seeded split.
 
-    The split is the one :func:`fisher_split_accuracies` draws with the same arguments; for
+    The split is the one :func:`fisher_split_accuracies` draws with the same arguments, the
+    smoothing ``settings.kernel_alpha`` or (``None``) NB's α chosen on its labeled posts; for
     explorers that show the scores of single documents (each variant is fitted once).
     """
     split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, test_rows=test_rows,
