@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import TfidfTransformer
+from sklearn.metrics import hinge_loss, make_scorer
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.preprocessing import normalize
@@ -30,6 +31,7 @@ from sslviz.experiments.fisher import (
     fisher_models_by_variant,
     fisher_split_accuracies,
     paper_test_folds,
+    stored_fisher_grid,
 )
 from sslviz.experiments.fisher_text import (
     fisher_figure_text,
@@ -99,9 +101,29 @@ def test_split_accuracies_with_the_paper_settings_equal_a_manual_computation():
 
 
 def _grid_search(estimator, grid, X, y, seed):
-    """scikit-learn's own search with the same shuffled stratified folds: the best setting."""
+    """scikit-learn's own search with the same shuffled stratified folds, scored by the held-out
+    hinge loss: the best setting (exact ties to the middle tied candidate)."""
     folds = StratifiedKFold(min(5, np.bincount(y).min()), shuffle=True, random_state=seed)
-    return GridSearchCV(estimator, grid, cv=folds).fit(X, y).best_params_
+    scorer = make_scorer(lambda truth, decision: -hinge_loss(truth, decision),
+                         response_method="decision_function")
+    search = GridSearchCV(estimator, grid, cv=folds, scoring=scorer).fit(X, y)
+    scores = search.cv_results_["mean_test_score"]
+    tied = np.flatnonzero(scores == scores.max())
+    return search.cv_results_["params"][tied[(len(tied) - 1) // 2]]
+
+
+def _loo_alpha(X, y, grid):
+    """NB's α with the largest leave-one-out log-likelihood, by refitting without each post."""
+    scores = []
+    for alpha in grid:
+        total = 0.0
+        for i in range(len(y)):
+            rest = np.arange(len(y)) != i
+            nb = MultinomialNB(alpha=alpha).fit(X[rest], y[rest])
+            total += nb.predict_log_proba(X[i])[0, list(nb.classes_).index(y[i])]
+        scores.append(total)
+    tied = np.flatnonzero(np.isclose(scores, max(scores), rtol=1e-12, atol=1e-12))
+    return grid[tied[(len(tied) - 1) // 2]]
 
 
 def test_tuned_settings_choose_alpha_and_C_on_the_labeled_posts_only():
@@ -111,9 +133,9 @@ def test_tuned_settings_choose_alpha_and_C_on_the_labeled_posts_only():
         methods=("nb", "nb+em", "linear", "ul-cat"), settings=settings)
     split = split_labeled(Y, 30, n_unlabeled=120, test_rows=FOLDS[2], random_state=seed)
     X_lab, y_lab, X_test, y_test = X[split.labeled], Y[split.labeled], X[FOLDS[2]], Y[FOLDS[2]]
-    alpha = _grid_search(MultinomialNB(), {"alpha": list(settings.alpha_grid)}, X_lab, y_lab,
-                         seed)["alpha"]
+    alpha = _loo_alpha(X_lab, y_lab, list(settings.alpha_grid))
     assert chosen["nb"] == chosen["nb+em"] == alpha
+    # the Fisher models take NB's α: the n-cat and ul-cat models behind NB and NB+EM
     for variant, method in (("n-cat", "nb"), ("ul-cat", "nb+em")):
         model = FisherKernelNB(variant=variant, alpha=alpha, annealing=(0.1, 1.0), max_iter=5,
                                random_state=seed).fit(X[split.train],
@@ -222,6 +244,31 @@ def test_an_interrupted_grid_resumes_and_use_cache_false_recomputes(monkeypatch)
     fresh = fisher_grid(X, Y, methods=("ul-cat",), use_cache=False, **GRID)
     assert len(calls) == 3 + 8 - 2 + 8
     np.testing.assert_array_equal(resumed.accuracy, fresh.accuracy)
+
+
+def test_stored_grid_reads_the_cache_only(cache, monkeypatch):
+    stored_args = {name: value for name, value in GRID.items() if name != "progress"}
+    assert stored_fisher_grid(X, Y, methods=("ul-cat", "nb"), **stored_args) is None
+    first = fisher_grid(X, Y, methods=("ul-cat", "nb"), **GRID)
+    monkeypatch.setattr(fisher_experiments, "fisher_split_accuracies", refuse)
+    stored = stored_fisher_grid(X, Y, methods=("ul-cat", "nb"), **stored_args)
+    np.testing.assert_array_equal(stored.accuracy, first.accuracy)
+    np.testing.assert_array_equal(stored.chosen, first.chosen)
+    # one missing result (another labeled size) and nothing is returned, nothing computed
+    assert stored_fisher_grid(X, Y, methods=("ul-cat", "nb"),
+                              **{**stored_args, "sizes": [6, 12]}) is None
+
+
+def test_kernel_alpha_none_takes_the_alpha_nb_chose_on_the_labeled_posts():
+    tuned = FisherSettings(max_iter=5, annealing=(0.1, 1.0))
+    run = dict(n_labeled=30, n_unlabeled=120, test_rows=FOLDS[1], seed=1,
+               methods=("nb", "ul-cat", "ul-cl"))
+    accuracy, _, chosen = fisher_split_accuracies(X, Y, **run, settings=tuned)
+    given = replace(tuned, kernel_alpha=chosen["nb"])
+    assert fisher_split_accuracies(X, Y, **run, settings=given)[0] == accuracy
+    assert tuned.key("ul-cat") != given.key("ul-cat")
+    assert "alpha_grid" in tuned.key("ul-cl") and "alpha_grid" not in given.key("ul-cl")
+    assert PAPER_SETTINGS.kernel_alpha == 1.0  # the paper's Dirichlet α = 2
 
 
 def test_group_key_joins_the_settings_of_its_methods():

@@ -22,7 +22,7 @@ from itertools import product
 
 import numpy as np
 
-from ..cache import data_digest
+from ..cache import ResultCache, data_digest
 from ..fisher import (  # noqa: F401 (the document view is re-exported for the explorers)
     ANNEALING,
     VARIANTS,
@@ -78,8 +78,9 @@ class FisherSettings:
     alpha : float or None, default=None
         Smoothing of the NB and NB+EM classifiers; ``None``: chosen per split from ``alpha_grid``
         by :func:`sslviz.tuning.choose_alpha` on the labeled posts (NB+EM takes NB's α).
-    kernel_alpha : float, default=1.0
-        Smoothing of the three models behind the Fisher SVMs: the paper's Dirichlet α = 2.
+    kernel_alpha : float or None, default=None
+        Smoothing of the three models behind the Fisher SVMs; ``None``: NB's α, chosen on the
+        labeled posts as for ``alpha`` (1.0 is the paper's Dirichlet α = 2).
     annealing, max_iter, tol : EM's annealing schedule (ours, :data:`sslviz.fisher.ANNEALING`),
         iterations per stage (20) and relative convergence threshold (1e-6).
     C : float or None, default=None
@@ -103,7 +104,7 @@ class FisherSettings:
     """
 
     alpha: float | None = None
-    kernel_alpha: float = 1.0
+    kernel_alpha: float | None = None
     annealing: tuple = ANNEALING
     max_iter: int = 20
     tol: float = 1e-6
@@ -126,12 +127,13 @@ class FisherSettings:
         if method in ("nb", "nb+em"):
             unused |= {"C", "C_grid", "svm_cv", "svm_max_iter", "features", "kernel_alpha"}
         if method in ("n-cat", "ul-cat", "ul-cl"):
-            unused |= {"alpha", "alpha_grid", "features"}
+            unused |= {"alpha", "features"} | (
+                {"alpha_grid"} if self.kernel_alpha is not None else set())
         if method in ("nb", "n-cat"):
             unused |= em
         if self.C is not None:
             unused |= {"C_grid", "svm_cv"}
-        if self.alpha is not None:
+        if self.alpha is not None and method in ("nb", "nb+em"):
             unused.add("alpha_grid")
         return {name: value for name, value in settings.items() if name not in unused}
 
@@ -141,7 +143,7 @@ class FisherSettings:
 
 
 #: The paper's settings: α = 2 everywhere, C = 1, unit-length counts for the linear SVMs.
-PAPER_SETTINGS = FisherSettings(alpha=1.0, C=1.0, features="tf")
+PAPER_SETTINGS = FisherSettings(alpha=1.0, kernel_alpha=1.0, C=1.0, features="tf")
 
 
 def load_fisher_corpus(min_count=10):
@@ -223,6 +225,14 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
                 X_train, y_train)
         return fitted[variant, alpha]
 
+    def chosen_alpha(kernel=False):
+        given = settings.kernel_alpha if kernel else settings.alpha
+        if given is not None:
+            return given
+        if "alpha" not in fitted:
+            fitted["alpha"] = _labeled_alpha(X_labeled, y_labeled, settings, seed)
+        return fitted["alpha"]
+
     def record(method, predictions, start, value):
         accuracy[method] = float(np.mean(predictions == y_test))
         seconds[method] = time.perf_counter() - start
@@ -231,13 +241,12 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
     for nb_method, variant in (("nb", "n-cat"), ("nb+em", "ul-cat")):
         if nb_method in methods:
             start = time.perf_counter()
-            alpha = settings.alpha if settings.alpha is not None else choose_alpha(
-                X_labeled, y_labeled, grid=settings.alpha_grid, random_state=seed).value
+            alpha = chosen_alpha()
             record(nb_method, model(variant, alpha).nb_.predict(X_test), start, alpha)
     for variant in VARIANTS:
         if variant in methods:
             start = time.perf_counter()
-            kernel = model(variant, settings.kernel_alpha)
+            kernel = model(variant, chosen_alpha(kernel=True))
             train, test = _drop_unused_columns(kernel.transform(X_labeled),
                                                kernel.transform(X_test))
             svm = _svm(train, y_labeled, settings, seed)
@@ -260,6 +269,11 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
         tsvm.fit(train, subset.semi_supervised_targets(y))
         record("tsvm", tsvm.predict(test), start, C)
     return accuracy, seconds, chosen
+
+
+def _labeled_alpha(X_labeled, y_labeled, settings, seed):
+    """NB's α chosen on the labeled posts (:func:`sslviz.tuning.choose_alpha`)."""
+    return choose_alpha(X_labeled, y_labeled, grid=settings.alpha_grid, random_state=seed).value
 
 
 def _svm(X, y, settings, seed):
@@ -292,7 +306,8 @@ def fisher_models_by_variant(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
                              settings=FisherSettings()):
     """A cached ``variant -> (split, fitted FisherKernelNB)`` on one seeded split.
 
-    The split is the one :func:`fisher_split_accuracies` draws with the same arguments; for
+    The split is the one :func:`fisher_split_accuracies` draws with the same arguments, the
+    smoothing ``settings.kernel_alpha`` or (``None``) NB's α chosen on its labeled posts; for
     explorers that show the scores of single documents (each variant is fitted once).
     """
     split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, test_rows=test_rows,
@@ -300,7 +315,11 @@ def fisher_models_by_variant(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
 
     @lru_cache(maxsize=4)
     def model(variant):
-        kernel = _fisher_model(variant, settings, seed)
+        alpha = settings.kernel_alpha
+        if alpha is None:
+            alpha = _labeled_alpha(X[split.labeled], np.asarray(y)[split.labeled], settings,
+                                   seed)
+        kernel = _fisher_model(variant, settings, seed, alpha)
         return split, kernel.fit(X[split.train], split.semi_supervised_targets(y))
 
     return model
@@ -398,6 +417,27 @@ def fisher_grid(X, y, *, sizes, unlabeled_sizes, splits, test_folds, methods=FIS
                        shared={"X": X, "y": y, "test_folds": test_folds, "settings": settings},
                        use_cache=use_cache, n_jobs=n_jobs, progress=progress,
                        description=description)
+    return _grid_from_results(cells, jobs, results, sizes, unlabeled_sizes, splits, methods)
+
+
+def stored_fisher_grid(X, y, *, sizes, unlabeled_sizes, splits, test_folds,
+                       methods=FISHER_METHODS, unlabeled_methods=None,
+                       settings=FisherSettings()):
+    """The :func:`fisher_grid` of these arguments read from the cache only, or ``None`` when
+    any of its results is missing (nothing is computed; e.g. a paper-scale run not yet made)."""
+    sizes, unlabeled_sizes, splits = (np.asarray(values, dtype=int)
+                                      for values in (sizes, unlabeled_sizes, splits))
+    methods = _check_methods(methods)
+    cells, jobs = _grid_jobs(sizes, unlabeled_sizes, splits, methods, unlabeled_methods)
+    digest = data_digest(X, np.asarray(y), *[np.asarray(fold) for fold in test_folds])
+    cache = ResultCache("fisher")
+    results = [cache.load(_job_key(job, digest, settings)) for job in jobs]
+    if any(result is None for result in results):
+        return None
+    return _grid_from_results(cells, jobs, results, sizes, unlabeled_sizes, splits, methods)
+
+
+def _grid_from_results(cells, jobs, results, sizes, unlabeled_sizes, splits, methods):
     accuracy, seconds, chosen = _assemble(cells, jobs, results, methods,
                                           shape=(len(sizes), len(unlabeled_sizes), len(splits)))
     j_largest = int(np.argmax(unlabeled_sizes))
