@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
-from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.preprocessing import KBinsDiscretizer, StandardScaler
 from threadpoolctl import threadpool_limits
 
