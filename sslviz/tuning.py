@@ -36,7 +36,7 @@ import scipy.sparse as sp
 from scipy.special import gammaln, logsumexp
 from sklearn.base import clone
 from sklearn.metrics import hinge_loss, make_scorer
-from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
+from sklearn.model_selection import GridSearchCV, KFold, StratifiedGroupKFold, StratifiedKFold
 from sklearn.naive_bayes import MultinomialNB
 
 from .validation import check_int, labeled_mask
@@ -134,13 +134,15 @@ def _scoring_name(scoring):
 
 
 def labeled_folds(y, cv=5, *, random_state=None, include_unlabeled=False,
-                  allow_unstratified=False):
+                  allow_unstratified=False, groups=None):
     """Stratified folds over the labeled rows of ``y`` (``-1`` = unlabeled).
 
     Returns a list of ``(train_rows, test_rows)``; with ``include_unlabeled`` every training fold
     also holds all unlabeled rows. ``cv`` is lowered to the size of the smallest class. When a
     class has a single labeled row there is nothing to stratify: that is an error, unless
     ``allow_unstratified``, which gives ``min(cv, n_labeled)`` plain shuffled folds instead.
+    ``groups`` (one id per row, e.g. the story of a sentence): a group's labeled rows are never
+    split between training and held-out rows (scikit-learn's ``StratifiedGroupKFold``).
     """
     labeled = labeled_mask(y)
     rows, labels = np.flatnonzero(labeled), np.asarray(y)[labeled]
@@ -152,6 +154,9 @@ def labeled_folds(y, cv=5, *, random_state=None, include_unlabeled=False,
     elif n_splits < 2:
         raise ValueError("cross-validation on the labeled rows needs at least 2 labeled rows in "
                          f"every class; the smallest class has {smallest}")
+    elif groups is not None:
+        folds = StratifiedGroupKFold(n_splits, shuffle=True, random_state=random_state).split(
+            rows, labels, np.asarray(groups)[labeled])
     else:
         folds = StratifiedKFold(n_splits, shuffle=True,
                                 random_state=random_state).split(rows, labels)
@@ -160,7 +165,7 @@ def labeled_folds(y, cv=5, *, random_state=None, include_unlabeled=False,
 
 def choose_by_cv(estimator, param_grid, X, y, *, cv=5, random_state=None,
                  semi_supervised=False, scoring="proper", allow_unstratified=False,
-                 error_score=np.nan):
+                 error_score=np.nan, groups=None):
     """The grid point with the best mean cross-validated score on the labeled rows.
 
     Parameters
@@ -176,6 +181,8 @@ def choose_by_cv(estimator, param_grid, X, y, *, cv=5, random_state=None,
         log-likelihood of the labels (or hinge loss for a model without ``predict_proba``).
     allow_unstratified : bool
         Plain folds when a class has one labeled row (see :func:`labeled_folds`).
+    groups : array of shape (n_samples,), optional
+        Group ids: a group's labeled rows stay in one fold (see :func:`labeled_folds`).
     error_score : float
         Score of a candidate whose fit fails on a fold (scikit-learn's ``GridSearchCV``).
 
@@ -185,7 +192,7 @@ def choose_by_cv(estimator, param_grid, X, y, *, cv=5, random_state=None,
         Exact ties go to the middle tied candidate in grid order (:func:`best_index`).
     """
     folds = labeled_folds(y, cv, random_state=random_state, include_unlabeled=semi_supervised,
-                          allow_unstratified=allow_unstratified)
+                          allow_unstratified=allow_unstratified, groups=groups)
     if scoring == "proper":
         scoring = proper_scoring(estimator)
     search = GridSearchCV(clone(estimator), param_grid, cv=folds, scoring=scoring, refit=False,

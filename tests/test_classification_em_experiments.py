@@ -216,3 +216,41 @@ def test_bow_explorer_bars_are_the_means_over_seeds():
     heights = [bar.patches[0].get_height() for bar in explorer.figure.axes[1].containers]
     np.testing.assert_allclose(heights, [80, 81, 82, 83])
     assert_exports(explorer)
+
+
+def test_figure1_c_is_chosen_by_story_folds_and_log_likelihood():
+    from sklearn.metrics import log_loss
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    relevant = CORPUS.relevant(0.5)
+    result = experiments.figure1_job(CORPUS.features, relevant, CORPUS.story, CORPUS.index,
+                                     0.5, 3)
+    split = split_stories(CORPUS.story, 0.5, random_state=3)
+    X = StandardScaler().fit(CORPUS.features[split.train]).transform(CORPUS.features)
+    X_lab, y_lab, groups = X[split.labeled], relevant[split.labeled], CORPUS.story[split.labeled]
+    folds = list(StratifiedGroupKFold(experiments.CV, shuffle=True, random_state=3)
+                 .split(X_lab, y_lab, groups))
+    for train, test in folds:  # no story on both sides
+        assert not set(groups[train]) & set(groups[test])
+    scores = [np.mean([-log_loss(y_lab[te], LogisticRegression(C=c).fit(X_lab[tr], y_lab[tr])
+                                 .predict_proba(X_lab[te]), labels=[0, 1]) for tr, te in folds])
+              for c in experiments.C_GRID]
+    assert result["logistic_C"] == experiments.C_GRID[int(np.argmax(scores))]
+
+
+def test_bow_job_logistic_uses_unit_length_tfidf():
+    from sklearn.feature_extraction.text import TfidfTransformer
+
+    X, y, _ = topic_corpus(300, 40, 0, 0)
+    test_rows = np.arange(200, 300)
+    result = experiments.bow_job(X, y, test_rows, 100, 3, 1)
+    split = split_labeled(y, 3, per_class=True, n_unlabeled=100, test_rows=test_rows,
+                          random_state=1)
+    T = TfidfTransformer(sublinear_tf=True).fit(X[split.train]).transform(X)
+    np.testing.assert_allclose(np.asarray(T.multiply(T).sum(axis=1)).ravel()[
+        np.asarray(X.sum(axis=1)).ravel() > 0], 1.0)
+    model = LogisticRegression(C=result["logistic_C"], max_iter=1000).fit(T[split.labeled],
+                                                                         y[split.labeled])
+    assert result["logistic_C"] in experiments.BOW_C_GRID
+    assert result["logistic_accuracy"] == pytest.approx(
+        np.mean(model.predict(T[test_rows]) == y[test_rows]))

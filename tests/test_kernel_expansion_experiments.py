@@ -69,8 +69,11 @@ def test_choose_width_factor_scores_the_grid_on_labeled_folds():
     labeled = draw_labeled(y, np.arange(80), 20, seed=0)
     choice = choose_width_factor(squared_distances(X, X), y, labeled, "em", seed=0)
     assert choice.value in kx.WIDTH_FACTORS and len(choice.scores) == len(kx.WIDTH_FACTORS)
-    assert np.all((choice.scores >= 0) & (choice.scores <= 1))
+    assert np.all(choice.scores <= 0) and "log-likelihood" in choice.criterion  # log P(y|x)
     assert choice.scores[kx.WIDTH_FACTORS.index(choice.value)] == choice.scores.max()
+    med = choose_width_factor(squared_distances(X, X), y, labeled, "med", seed=0)
+    assert np.all(med.scores <= 0) and np.all(med.scores >= -2) and "hinge" in med.criterion
+    assert med.scores[kx.WIDTH_FACTORS.index(med.value)] == med.scores.max()
     one_each = draw_labeled(y, np.arange(80), 2, seed=0)
     assert choose_width_factor(squared_distances(X, X), y, one_each, "med").value == 1.0
 

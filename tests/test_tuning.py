@@ -179,3 +179,20 @@ def test_margin_classifiers_are_tuned_by_held_out_hinge_loss(counts):
     choice = choose_by_cv(LinearSVC(loss="hinge", max_iter=20_000), {"C": [0.1, 1.0]}, X, binary,
                           cv=3, random_state=0)
     assert choice.criterion == "3-fold cv hinge loss" and np.all(choice.scores <= 0)
+
+
+def test_grouped_folds_keep_each_group_together():
+    rng = np.random.default_rng(1)
+    groups = np.repeat(np.arange(30), 4)  # 30 "stories" of 4 rows
+    y = rng.integers(0, 2, len(groups))
+    y[::7] = -1
+    folds = labeled_folds(y, 3, random_state=0, include_unlabeled=True, groups=groups)
+    labeled = np.flatnonzero(y != -1)
+    held = np.concatenate([test for _, test in folds])
+    assert sorted(held) == sorted(labeled)  # every labeled row held out exactly once
+    for train, test in folds:
+        train_labeled = train[y[train] != -1]
+        assert not set(groups[train_labeled]) & set(groups[test])
+        assert set(np.flatnonzero(y == -1)) <= set(train)
+    ungrouped = labeled_folds(y, 3, random_state=0)
+    assert any(set(groups[tr]) & set(groups[te]) for tr, te in ungrouped)

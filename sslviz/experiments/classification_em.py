@@ -4,10 +4,12 @@ Reuters sentence-extraction analog, a 2-D stepper, and NB-CEM vs NB-EM on bag-of
 Every model gets the same tuning budget, chosen on labeled rows only (:mod:`sslviz.tuning`):
 the supervised logistic regression's C by 3-fold CV on the labeled sentences, Logistic CEM's C by
 3-fold CV whose folds also train on every unlabeled sentence, the Gaussian models' covariance type
-the same way; scoring is average precision (the task is ranking). Features are standardised with
-the training sentences' mean and spread (no labels used). Sentences are ranked by log-odds
-(``decision_function``). Each (fraction, seed) is one cached job of
-:func:`sslviz.experiments.runner.run_jobs`. Cost, cold: about 3 s per Figure-1 job (25 jobs).
+the same way. The folds keep the sentences of a story together (a story's sentences are alike, so
+sentence-level folds would score a model on stories it trained on), and the score is the held-out
+log-likelihood of the labels (a proper score; average precision ignores the calibration that
+decides the C-step). Features are standardised with the training sentences' mean and spread (no
+labels used). Sentences are ranked by log-odds (``decision_function``). Each (fraction, seed) is
+one cached job of :func:`sslviz.experiments.runner.run_jobs`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 from sklearn.preprocessing import KBinsDiscretizer, StandardScaler
@@ -33,11 +36,11 @@ from ..tuning import choose_alpha, choose_by_cv
 from ..validation import check_choice
 from .runner import run_jobs
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 FRACTIONS = (0.05, 0.1, 0.2, 0.5, 1.0)
 C_GRID = (0.01, 0.1, 1.0, 10.0)
 COVARIANCES = ("shared", "full", "diag")
-SCORING = "average_precision"
+SCORING = "log-likelihood"  # sslviz.tuning's proper score (the default)
 CV = 3  # folds of every tuning; the same budget for every model
 FIGURE1_MODELS = ("logistic", "logistic_cem", "gaussian", "gaussian_cem")
 TABLE1_MODELS = ("kupiec_nb", "gaussian_nb", "generative_shared", "generative_full", "logistic")
@@ -57,6 +60,11 @@ def _semi_targets(relevant, split):
     return np.concatenate([relevant[split.labeled], np.full(len(split.unlabeled), -1)])
 
 
+def _train_stories(story, split):
+    """The story of every training row, in the order of :func:`_semi_targets`."""
+    return np.concatenate([story[split.labeled], story[split.unlabeled]])
+
+
 def _prepared(features, relevant, story, fraction, seed):
     split, X = _scaled_split(features, story, fraction, seed)
     return split, X, _semi_targets(relevant, split)
@@ -67,16 +75,15 @@ def figure1_job(features, relevant, story, index, fraction, seed):
     split, X, y_semi = _prepared(features, relevant, story, fraction, seed)
     X_lab, y_lab, X_train = X[split.labeled], relevant[split.labeled], X[split.train]
     semi = len(split.unlabeled) > 0
-    c_sup = choose_by_cv(LogisticRegression(), {"C": list(C_GRID)}, X_lab, y_lab,
-                         scoring=SCORING, cv=CV, random_state=seed).value
+    sup = {"cv": CV, "random_state": seed, "groups": story[split.labeled]}
+    cem = {"cv": CV, "random_state": seed, "groups": _train_stories(story, split)}
+    c_sup = choose_by_cv(LogisticRegression(), {"C": list(C_GRID)}, X_lab, y_lab, **sup).value
     c_cem = choose_by_cv(LogisticCEM(record="summary"), {"C": list(C_GRID)}, X_train, y_semi,
-                         scoring=SCORING, cv=CV, random_state=seed, semi_supervised=True).value
+                         semi_supervised=True, **cem).value
     cov_sup = choose_by_cv(GaussianCEM(max_iter=0, record="summary"),
-                           {"covariance": list(COVARIANCES)}, X_lab, y_lab, scoring=SCORING,
-                           cv=CV, random_state=seed).value
+                           {"covariance": list(COVARIANCES)}, X_lab, y_lab, **sup).value
     cov_cem = choose_by_cv(GaussianCEM(record="summary"), {"covariance": list(COVARIANCES)},
-                           X_train, y_semi, scoring=SCORING, cv=CV, random_state=seed,
-                           semi_supervised=semi).value
+                           X_train, y_semi, semi_supervised=semi, **cem).value
     models = {
         "logistic": LogisticRegression(C=c_sup).fit(X_lab, y_lab),
         "logistic_cem": LogisticCEM(C=c_cem, record="summary").fit(X_train, y_semi),
@@ -168,11 +175,11 @@ def table1_job(features, relevant, story, index, seed):
     with warnings.catch_warnings():  # count features have repeated values: fewer bins, fine
         warnings.filterwarnings("ignore", message="Bins whose width are too small")
         binned = bins.fit(features[split.train]).transform(features).astype(int)
+    folds = {"cv": CV, "random_state": seed, "groups": story[split.labeled]}
     kupiec_alpha = choose_by_cv(CategoricalNB(min_categories=5), {"alpha": [0.1, 1.0, 10.0]},
-                                binned[split.labeled], y_lab, scoring=SCORING, cv=CV,
-                                random_state=seed).value
+                                binned[split.labeled], y_lab, **folds).value
     c_sup = choose_by_cv(LogisticRegression(), {"C": list(C_GRID)}, X_lab, y_lab,
-                         scoring=SCORING, cv=CV, random_state=seed).value
+                         **folds).value
     models = {
         "kupiec_nb": (CategoricalNB(alpha=kupiec_alpha, min_categories=5), binned),
         "gaussian_nb": (GaussianNB(), X),
@@ -207,7 +214,7 @@ def table1(corpus, *, threshold=0.5, seeds=(0, 1, 2, 3, 4), use_cache=True, n_jo
     digest = data_digest(corpus.features, relevant, corpus.story, corpus.index)
     results = run_jobs(table1_job, [{"seed": int(s)} for s in seeds], kind="classification_em",
                        key=lambda job: {"data": digest, "version": CACHE_VERSION, "table": 1,
-                                        "grid": C_GRID, **job},
+                                        "grid": C_GRID, "scoring": SCORING, **job},
                        shared=shared, use_cache=use_cache, n_jobs=n_jobs, progress=progress,
                        description="Table 1 analog")
     return {name: np.array([r[name] for r in results], dtype=float) for name in results[0]}
@@ -290,17 +297,26 @@ def stepper_run(n_labeled=2, seed=0, covariance="full", C=1.0, n_samples=300):
 
 # -- bag of words: NB-CEM vs NB-EM ---------------------------------------------------------------
 BOW_MODELS = ("nb", "nb_em", "nb_cem", "logistic")
+BOW_C_GRID = (0.1, 1.0, 10.0, 100.0, 1000.0)
+
+
+def tfidf_rows(X, fit_rows):
+    """Unit-length tf-idf of the counts ``X``, idf from ``fit_rows`` (no labels used)."""
+    return TfidfTransformer(sublinear_tf=True).fit(X[fit_rows]).transform(X)
 
 
 def bow_job(X, y, test_rows, n_unlabeled, n_labeled, seed):
-    """NB, NB-EM, NB-CEM (α chosen on the labeled rows) and logistic regression (C by CV)."""
+    """NB, NB-EM, NB-CEM (α chosen on the labeled rows) and logistic regression on unit-length
+    tf-idf (idf from the training posts, C by CV log-likelihood on the labeled rows)."""
     split = split_labeled(y, n_labeled, per_class=True, n_unlabeled=n_unlabeled,
                           test_rows=test_rows, random_state=seed)
     X_train, y_semi = X[split.train], split.semi_supervised_targets(y)
     X_lab, y_lab = X[split.labeled], y[split.labeled]
     alpha = choose_alpha(X_lab, y_lab, random_state=seed).value
-    c_sup = (choose_by_cv(LogisticRegression(), {"C": [0.1, 1.0, 10.0, 100.0]}, X_lab, y_lab,
-                          random_state=seed).value if n_labeled >= 2 else 1.0)
+    T = tfidf_rows(X, split.train)
+    c_sup = (choose_by_cv(LogisticRegression(max_iter=1000), {"C": list(BOW_C_GRID)},
+                          T[split.labeled], y_lab, random_state=seed).value
+             if n_labeled >= 2 else 1.0)
     models = {
         "nb": SemiSupervisedNB(alpha=alpha, max_iter=0, record="summary"),
         "nb_em": SemiSupervisedNB(alpha=alpha, assignment="soft", record="summary"),
@@ -310,8 +326,8 @@ def bow_job(X, y, test_rows, n_unlabeled, n_labeled, seed):
     X_test, y_test = X[split.test], y[split.test]
     for name, model in models.items():
         result[f"{name}_accuracy"] = np.mean(model.fit(X_train, y_semi).predict(X_test) == y_test)
-    logistic = LogisticRegression(C=c_sup, max_iter=1000).fit(X_lab, y_lab)
-    result["logistic_accuracy"] = np.mean(logistic.predict(X_test) == y_test)
+    logistic = LogisticRegression(C=c_sup, max_iter=1000).fit(T[split.labeled], y_lab)
+    result["logistic_accuracy"] = np.mean(logistic.predict(T[split.test]) == y_test)
     return {key: np.float64(value) for key, value in result.items()}
 
 
@@ -322,7 +338,7 @@ def bow_curves(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True, n_
     digest = data_digest(X, np.asarray(y), test_rows)
     jobs = [{"n_labeled": int(n), "seed": int(s)} for n in sizes for s in seeds]
     results = run_jobs(bow_job, jobs, kind="classification_em",
-                       key=lambda job: {"data": digest, "n_unlabeled": n_unlabeled, "bow": 1,
+                       key=lambda job: {"data": digest, "n_unlabeled": n_unlabeled, "bow": 2,
                                         "version": CACHE_VERSION, **job},
                        shared={"X": X, "y": y, "test_rows": test_rows,
                                "n_unlabeled": n_unlabeled},

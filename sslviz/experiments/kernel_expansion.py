@@ -30,6 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 from scipy.optimize import curve_fit
+from sklearn.metrics import hinge_loss
 from sklearn.svm import LinearSVC
 
 from .. import cli
@@ -44,15 +45,15 @@ from ..kernel_expansion import (
     squared_distances,
     width_from_distances,
 )
-from ..tuning import Choice, labeled_folds
+from ..tuning import Choice, best_index, labeled_folds
 from ..validation import check_choice, check_int
 from .runner import run_jobs
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 PAPER_N_SEEDS = 20  # "averaged across 20 independent runs" (both figures)
 SPLICE_SIZES = (2, 4, 6, 10, 15, 20, 30)
 GOLUB_SIZES = (2, 5, 10, 15, 20, 25)
-SVM_CACHE_VERSION = 1
+SVM_CACHE_VERSION = 2
 SVM_C_GRID = (1.0, 0.01, 0.1, 10.0, 100.0)
 WIDTH_FACTORS = (1.0, 0.7, 0.5, 0.35)
 METHODS = ("em", "med", "em_plain", "med_plain", "svm")
@@ -85,12 +86,13 @@ def draw_labeled(y, candidates, n_labeled, seed):
 
 
 def choose_svm_c(X, y, *, grid=SVM_C_GRID, cv=5, random_state=None):
-    """The linear SVM's ``C`` by ``cv``-fold cross-validated accuracy on labeled rows ``(X, y)``.
+    """The linear SVM's ``C`` by ``cv``-fold cross-validated hinge loss on labeled rows ``(X, y)``.
 
-    The same folds (:func:`sslviz.tuning.labeled_folds`), scores (mean fold accuracy) and tie
-    rule (the first best grid point) as :func:`sslviz.tuning.choose_by_cv` with a
-    ``LinearSVC``, fitted in a plain loop: on a few dozen rows ``GridSearchCV``'s bookkeeping
-    costs more than the 25 fits (a test checks that both choose alike).
+    The same folds (:func:`sslviz.tuning.labeled_folds`), score (mean held-out hinge loss,
+    negated) and tie rule (:func:`sslviz.tuning.best_index`) as
+    :func:`sslviz.tuning.choose_by_cv` with a ``LinearSVC``, fitted in a plain loop: on a few
+    dozen rows ``GridSearchCV``'s bookkeeping costs more than the 25 fits (a test checks that both
+    choose alike).
 
     Returns
     -------
@@ -99,12 +101,13 @@ def choose_svm_c(X, y, *, grid=SVM_C_GRID, cv=5, random_state=None):
     X, y = np.asarray(X), np.asarray(y)
     folds = labeled_folds(y, cv, random_state=random_state)
     candidates = [{"C": c} for c in grid]
-    scores = np.array([np.mean([np.mean(LinearSVC(C=c, max_iter=20_000, random_state=0)
-                                         .fit(X[train], y[train])
-                                         .predict(X[held_out]) == y[held_out])
+    scores = np.array([np.mean([-hinge_loss(y[held_out],
+                                            LinearSVC(C=c, max_iter=20_000, random_state=0)
+                                            .fit(X[train], y[train])
+                                            .decision_function(X[held_out]))
                                 for train, held_out in folds]) for c in grid])
-    return Choice(candidates[int(np.argmax(scores))], candidates, scores,
-                  f"{len(folds)}-fold cv accuracy")
+    return Choice(candidates[best_index(scores)], candidates, scores,
+                  f"{len(folds)}-fold cv hinge loss")
 
 
 def svm_result(X, y, n_labeled, seed, *, candidates, test):
@@ -121,7 +124,11 @@ def svm_result(X, y, n_labeled, seed, *, candidates, test):
 
 
 def choose_width_factor(sq, y, labeled, method, *, seed=None, factors=WIDTH_FACTORS, cv=3):
-    """The factor of the rule width with the best cross-validated accuracy on the labeled rows.
+    """The factor of the rule width with the best cross-validated proper score on labeled rows.
+
+    EM's score is the held-out log-likelihood of the labels under its ``P(y|x)``; MED, a margin
+    method, is scored by the held-out hinge loss of ``f(x)`` (negated: higher is better). Exact
+    ties go to the middle tied factor (:func:`sslviz.tuning.best_index`).
 
     ``cv`` folds (3 by default: the width search is the costliest part of an experiment) come
     from :func:`sslviz.tuning.labeled_folds` over the labeled rows; each fold keeps
@@ -142,7 +149,7 @@ def choose_width_factor(sq, y, labeled, method, *, seed=None, factors=WIDTH_FACT
                       "the rule (a class has one label: no cross-validation)")
     folds = labeled_folds(targets, cv, random_state=seed, include_unlabeled=True)
     fit = fit_em if method == "em" else fit_med
-    correct = np.zeros(len(factors))
+    total = np.zeros(len(factors))
     for train, held_out in folds:  # one distance block and one rule width per fold
         fold_labeled = train[targets[train] != -1]
         rule = width_from_distances(sq[np.ix_(fold_labeled, fold_labeled)], y[fold_labeled])
@@ -150,11 +157,20 @@ def choose_width_factor(sq, y, labeled, method, *, seed=None, factors=WIDTH_FACT
         for j, factor in enumerate(factors):
             R = membership_from_distances(block, rule * factor)
             found = fit(R[: len(fold_labeled)], y[fold_labeled], 2, record="summary")
-            predicted = (R[len(fold_labeled):] @ found.weights[0] > 0).astype(int)
-            correct[j] += np.sum(predicted == y[held_out])
-    scores = correct / len(labeled)
-    return Choice(candidates[int(np.argmax(scores))], candidates, scores,
-                  f"{len(folds)}-fold cv accuracy")
+            total[j] += np.sum(_held_out_score(R[len(fold_labeled):] @ found.weights[0],
+                                               y[held_out], method))
+    scores = total / len(labeled)
+    criterion = "log-likelihood" if method == "em" else "hinge loss"
+    return Choice(candidates[best_index(scores)], candidates, scores,
+                  f"{len(folds)}-fold cv {criterion}")
+
+
+def _held_out_score(f, y, method):
+    """Per-row score of ``f(x) = P(1|x) - P(0|x)`` (EM) or MED's ``f(x)`` on labels ``y``."""
+    signed = np.where(np.asarray(y) == 1, 1.0, -1.0) * f
+    if method == "em":  # P(y|x) = (1 + y f) / 2, floored as log_loss clips
+        return np.log(np.clip((1 + signed) / 2, 1e-15, 1.0))
+    return -np.maximum(0.0, 1 - signed)
 
 
 def draw_result(X, y, n_labeled, seed, *, candidates, test, width="rule", gamma=0.1, C=40.0,

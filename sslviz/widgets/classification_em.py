@@ -23,6 +23,7 @@ from .base import Explorer, iteration_control, new_figure, seed_control, set_las
 
 C_VALUES = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]
 THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.75]
+WIDE = {"description_width": "initial"}  # slider labels shown in full
 
 
 def cem_stepper_explorer(*, n_labeled=2, seed=0, covariance="full", C=1.0, resolution=90):
@@ -37,7 +38,7 @@ def cem_stepper_explorer(*, n_labeled=2, seed=0, covariance="full", C=1.0, resol
     controls = {
         "iteration": iteration,
         "n_labeled": widgets.IntSlider(n_labeled, min=1, max=10, description="labeled/class",
-                                       continuous_update=False),
+                                       continuous_update=False, style=WIDE),
         "covariance": widgets.Dropdown(options=list(COVARIANCES), value=covariance,
                                        description="covariance"),
         "C": widgets.SelectionSlider(options=C_VALUES, value=C, description="logistic C",
@@ -96,7 +97,7 @@ def extraction_explorer(fig1, refit, *, fraction=0.1, model="logistic", covarian
     controls = {
         "fraction": widgets.SelectionSlider(options=[float(f) for f in fig1.fractions],
                                             value=fraction, description="labeled share",
-                                            continuous_update=False),
+                                            continuous_update=False, style=WIDE),
         "model": widgets.Dropdown(options=["logistic", "gaussian"], value=model,
                                   description="model"),
         "covariance": widgets.Dropdown(options=list(COVARIANCES), value=covariance,
@@ -104,7 +105,8 @@ def extraction_explorer(fig1, refit, *, fraction=0.1, model="logistic", covarian
         "C": widgets.SelectionSlider(options=C_VALUES, value=C, description="logistic C",
                                      continuous_update=False),
         "threshold": widgets.SelectionSlider(options=THRESHOLDS, value=threshold,
-                                             description="relevance ≥", continuous_update=False),
+                                             description="relevance ≥", continuous_update=False,
+                                             style=WIDE),
     }
     with new_figure((15, 5.2)) as figure:
         curve_ax, bar_ax, share_ax = figure.subplots(1, 3, width_ratios=[1.5, 1, 1])
@@ -131,7 +133,7 @@ def bow_explorer(sizes, curves, *, size):
     slider highlights one size and shows each seed beside the means."""
     sizes = [int(s) for s in sizes]
     controls = {"n_labeled": widgets.SelectionSlider(options=sizes, value=size,
-                                                     description="labeled/class")}
+                                                     description="labeled/class", style=WIDE)}
     with new_figure((13, 5.2)) as figure:
         curve_ax, bar_ax = figure.subplots(1, 2, width_ratios=[1.5, 1])
         plot_bow_curves(curve_ax, sizes, curves)

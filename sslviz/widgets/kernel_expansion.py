@@ -51,7 +51,8 @@ def expansion_explorer(X, y, *, method="em", sigma=0.15, n_labeled=6, balanced=T
     iteration, play = iteration_control(LAST_SHOWN, LAST_SHOWN)
     controls = {
         "n_labeled": widgets.IntSlider(n_labeled, min=2, max=40, description="labeled pts",
-                                       continuous_update=False),
+                                       continuous_update=False,
+                                       style={"description_width": "initial"}),
         "sigma": widgets.SelectionSlider(options=WIDTHS, value=sigma, description="σ",
                                          continuous_update=False),
         "method": widgets.ToggleButtons(options=["em", "med"], value=method),
