@@ -21,6 +21,7 @@ from functools import lru_cache
 import numpy as np
 import scipy.sparse as sp
 from sklearn.naive_bayes import MultinomialNB
+from sklearn.preprocessing import normalize
 
 from ..cache import ResultCache, data_digest
 from ..co_training import CoTraining
@@ -30,7 +31,8 @@ from ..tuning import choose_alpha, choose_by_cv
 from ..validation import check_int
 from .runner import run_jobs
 
-CACHE_VERSION = 1
+CACHE_VERSION = 1  # M-EM runs and the WebKB views
+COTRAINING_VERSION = 2  # co-training runs
 COMPONENT_GRID = (1, 2, 4, 8)
 R8_OPTIONS = TextOptions(stop_words="smart", min_df=3)
 TASKS = ("crude", "trade", "ship")
@@ -181,9 +183,15 @@ def cotraining_split(target, seed, n_positive=3, n_negative=9, test_fraction=0.2
     return train, test, y
 
 
-def cotraining_run(X_page, X_link, target, seed, n_positive=3, n_negative=9, max_iter=30):
-    """Supervised, co-trained and self-trained errors (%) on one split, and what was added."""
+def cotraining_run(X_page, X_link, target, seed, n_positive=3, n_negative=9, max_iter=30,
+                   link_length=None):
+    """Supervised, co-trained and self-trained errors (%) on one split, and what was added.
+
+    ``link_length``: scale every page's link-word counts to this many words (``None``: raw).
+    """
     target = np.asarray(target)
+    if link_length is not None:
+        X_link = sp.csr_matrix(normalize(X_link, norm="l1") * float(link_length))
     train, test, y = cotraining_split(target, seed, n_positive, n_negative)
     X = sp.hstack([X_page, X_link]).tocsr()
     n0 = X_page.shape[1]
@@ -209,6 +217,7 @@ def cotraining_run(X_page, X_link, target, seed, n_positive=3, n_negative=9, max
     self_trained = CoTraining(n0, estimator=nb, max_iter=max_iter, mode="self",
                               random_state=seed).fit(X[train], y)
     err["self_both"] = error(self_trained.predict(X[test]))
+    err["co_link_course_share"] = 100.0 * np.mean(co.predict_view(X[test], 1) == 1)
     steps = list(co.trace_)[1:]
     added = np.concatenate([s.added for s in steps]).astype(int)
     labels = np.concatenate([s.labels for s in steps]).astype(int)
@@ -224,17 +233,19 @@ def cotraining_run(X_page, X_link, target, seed, n_positive=3, n_negative=9, max
             np.median(page_words)}
 
 
-def cotraining_experiment(seeds=range(5), *, n_positive=3, n_negative=9, n_jobs=None,
-                          use_cache=True, progress=True):
-    """:func:`cotraining_run` for every seed (and labeled-set size); list in seed order."""
+def cotraining_experiment(seeds=range(5), *, n_positive=3, n_negative=9, link_length=None,
+                          n_jobs=None, use_cache=True, progress=True):
+    """:func:`cotraining_run` for every seed; a list in seed order."""
     X_page, X_link, target, _, _ = webkb_views()
     check_int("n_positive", n_positive, minimum=1)
     check_int("n_negative", n_negative, minimum=1)
     digest = data_digest(X_page, X_link, target)
     jobs = [{"seed": int(seed), "n_positive": n_positive, "n_negative": n_negative}
             for seed in seeds]
+    if link_length is not None:
+        jobs = [{**job, "link_length": float(link_length)} for job in jobs]
     return run_jobs(cotraining_run, jobs, kind="components_views_cot",
-                    key=lambda job: {**job, "data": digest, "version": CACHE_VERSION},
+                    key=lambda job: {**job, "data": digest, "version": COTRAINING_VERSION},
                     shared={"X_page": X_page, "X_link": X_link, "target": target},
                     n_jobs=n_jobs, use_cache=use_cache, progress=progress,
                     description="co-training runs")
