@@ -112,3 +112,19 @@ def test_component_top_words_start_from_the_labeled_fit():
     expected = vocabulary[np.argsort(-model.component_log_prob_, axis=1)[:, :3]]
     assert len(frames) == 3
     np.testing.assert_array_equal(frames[0], expected)
+
+
+def test_link_length_scales_every_pages_link_counts_before_fitting():
+    rng = np.random.default_rng(4)
+    target = (rng.random(200) < 0.3).astype(int)
+    page = sp.csr_matrix(rng.poisson(np.where(target[:, None] == 1, [3, 1], [1, 3])) + 1.0)
+    link = sp.csr_matrix(rng.poisson(np.where(target[:, None] == 1, [2, 1], [1, 2])) + 1.0)
+    out = cv.cotraining_run(page, link, target, seed=0, max_iter=2, link_length=5)
+    dense = link.toarray()
+    scaled = sp.csr_matrix(5 * dense / dense.sum(axis=1, keepdims=True))
+    train, test, y = cv.cotraining_split(target, 0)
+    alpha = choose_alpha(scaled[train], y).value
+    nb = MultinomialNB(alpha=alpha).fit(scaled[train][y != -1], y[y != -1])
+    assert out["supervised_link"] == pytest.approx(100 * np.mean(nb.predict(scaled[test])
+                                                                 != target[test]))
+    assert 0 <= out["co_link_course_share"] <= 100
