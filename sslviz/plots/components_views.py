@@ -13,29 +13,39 @@ ERROR_BARS = (("page", "supervised_page", BLUE), ("link", "supervised_link", ORA
               ("self", "self_both", CLASS_COLORS[3]))
 
 
-def plot_picks(ax, run, iteration):
-    """The pages co-training added up to ``iteration``: one column per iteration, a circle for
-    the page view's picks and a square for the link view's, red when the label was wrong."""
+def plot_picks(ax, run):
+    """Axes for the pages co-training added: one column per iteration, a circle for the page
+    view's picks and a square for the link view's, red when the label was wrong. Returns the
+    artists for :func:`update_picks`."""
     ax.clear()
-    shown = np.asarray(run["added_iteration"]) <= iteration
+    iterations = np.asarray(run["added_iteration"])
+    wrong_label = np.asarray(run["added_label"]) != np.asarray(run["added_true"])
+    rank = _rank_within_iteration(run)
+    groups = []
     for view, marker in enumerate(VIEW_MARKERS):
         for wrong, color in ((False, SEMI_SUPERVISED), (True, WRONG)):
-            mask = shown & (np.asarray(run["added_view"]) == view) & (
-                (np.asarray(run["added_label"]) != np.asarray(run["added_true"])) == wrong)
-            rank = _rank_within_iteration(run, view)
-            ax.scatter(np.asarray(run["added_iteration"])[mask], rank[mask], marker=marker,
-                       color=color, s=55, label=f"{('page', 'link')[view]} view, "
-                       f"{'wrong' if wrong else 'right'}")
-    last = int(np.max(run["added_iteration"]))
-    ax.set_xlim(0.3, last + 0.7)
+            mask = (np.asarray(run["added_view"]) == view) & (wrong_label == wrong)
+            points = np.column_stack([iterations[mask], rank[mask]])
+            artist = ax.scatter(points[:, 0], points[:, 1], marker=marker, color=color, s=55,
+                                label=f"{('page', 'link')[view]} view, "
+                                      f"{'wrong' if wrong else 'right'}")
+            groups.append((artist, points))
+    ax.set_xlim(0.3, int(iterations.max()) + 0.7)
     ax.set_ylim(-0.7, 9.9)
     ax.set_xlabel("co-training iteration")
     ax.set_ylabel("pick in its iteration (page view first)")
     ax.legend(loc="upper left", fontsize=9, ncol=2)
+    return groups
+
+
+def update_picks(ax, groups, iteration):
+    """Show the picks up to ``iteration``."""
+    for artist, points in groups:
+        artist.set_offsets(points[points[:, 0] <= iteration] if len(points) else points)
     ax.set_title(f"pages added up to iteration {iteration}")
 
 
-def _rank_within_iteration(run, view):
+def _rank_within_iteration(run):
     """Row of each pick in its iteration's column: the page view's picks first."""
     iterations = np.asarray(run["added_iteration"])
     rank = np.zeros(len(iterations))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ..plots.common import NEW_WORD, TEXT, plot_word_columns
-from ..plots.components_views import plot_error_bars, plot_picks
+from ..plots.components_views import plot_error_bars, plot_picks, update_picks
 from .base import Explorer, iteration_control, new_figure, seed_control
 
 
@@ -64,11 +64,18 @@ def cotraining_explorer(runs, *, n_labeled, seed=0, iteration=30):
     with new_figure((14, 5.2)) as figure:
         pick_ax, bar_ax = figure.subplots(1, 2, width_ratios=[1.5, 1])
 
+    drawn = {"size": None, "run": None}
+
     def update(values):
         results = runs[values["n_labeled"]]
-        plot_picks(pick_ax, results[values["seed"]], values["iteration"])
-        plot_error_bars(bar_ax, results, title=f"{values['n_labeled']} labeled pages "
-                                                "(dot = seed)")
+        if drawn["size"] != values["n_labeled"]:
+            plot_error_bars(bar_ax, results, title=f"{values['n_labeled']} labeled pages "
+                                                    "(dot = seed)")
+            drawn["size"] = values["n_labeled"]
+        if drawn["run"] != (values["n_labeled"], values["seed"]):
+            drawn["groups"] = plot_picks(pick_ax, results[values["seed"]])
+            drawn["run"] = (values["n_labeled"], values["seed"])
+        update_picks(pick_ax, drawn["groups"], values["iteration"])
 
     return Explorer("10_components_and_views-co_training", figure, controls, update,
                     extra_controls=[play])
