@@ -1,0 +1,130 @@
+"""Lecture 10's experiments and M-EM's several components, against independent computations."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.special import logsumexp
+from sklearn.naive_bayes import MultinomialNB
+
+from sslviz.em import SemiSupervisedNB
+from sslviz.experiments import components_views as cv
+from sslviz.tuning import choose_alpha
+from tests.synthetic import topic_corpus
+
+
+def test_class_posterior_is_the_sum_over_the_class_components_computed_by_hand():
+    X, _, y = topic_corpus(n_docs=60, n_words=12, n_labeled=12, n_topics=2, words_per_topic=4)
+    model = SemiSupervisedNB(alpha=0.5, n_components=3, max_iter=2, random_state=0).fit(X, y)
+    log_prior = model.component_log_prior_
+    log_prob = model.component_log_prob_
+    assert log_prob.shape == (6, 12)
+    dense = X.toarray()
+    joint = np.array([[log_prior[m] + dense[i] @ log_prob[m] for m in range(6)]
+                      for i in range(len(dense))])
+    by_class = np.stack([logsumexp(joint[:, :3], axis=1), logsumexp(joint[:, 3:], axis=1)], 1)
+    expected = np.exp(by_class - logsumexp(by_class, axis=1, keepdims=True))
+    np.testing.assert_allclose(model.predict_proba(X), expected, rtol=1e-8, atol=1e-12)
+
+
+def test_breakeven_is_where_precision_equals_recall():
+    rng = np.random.default_rng(0)
+    y = (rng.random(200) < 0.2).astype(int)
+    scores = rng.normal(size=200) + 1.5 * y
+    top = np.argsort(-scores)[:y.sum()]
+    precision = y[top].sum() / len(top)
+    recall = y[top].sum() / y.sum()
+    assert precision == recall
+    assert cv.breakeven(scores, y) == pytest.approx(100 * precision)
+    assert cv.breakeven(y.astype(float), y) == 100.0
+
+
+def test_breakeven_without_positives_is_an_error():
+    with pytest.raises(ValueError, match="at least one positive"):
+        cv.breakeven([0.3, 0.1], [0, 0])
+
+
+def test_one_vs_rest_labels_draws_the_asked_counts_and_refuses_too_many():
+    target = np.arange(50) % 5
+    y = cv.one_vs_rest_labels(target, 2, 4, 7, seed=1)
+    assert np.all(target[y == 1] == 2) and (y == 1).sum() == 4
+    assert np.all(target[y == 0] != 2) and (y == 0).sum() == 7
+    with pytest.raises(ValueError, match="asked for 11 positive"):
+        cv.one_vs_rest_labels(target, 2, 11, 7, seed=1)
+
+
+def test_cotraining_split_labels_only_training_rows_in_the_asked_counts():
+    target = (np.arange(100) % 4 == 0).astype(int)
+    train, test, y = cv.cotraining_split(target, seed=3)
+    assert len(test) == 25 and not set(train) & set(test)
+    assert (y == 1).sum() == 3 and (y == 0).sum() == 9
+    assert np.all(target[train][y == 1] == 1) and np.all(target[train][y == 0] == 0)
+    with pytest.raises(ValueError, match="not enough pages"):
+        cv.cotraining_split(target, seed=3, n_positive=40)
+
+
+def test_mem_run_nb_matches_scikit_learns_naive_bayes_with_the_chosen_alpha():
+    X, topics, _ = topic_corpus(n_docs=300, n_words=30, n_topics=3, seed=2)
+    X_test, topics_test, _ = topic_corpus(n_docs=90, n_words=30, n_topics=3, seed=5)
+    out = cv.mem_run(X, topics, X_test, topics_test, positive=1, seed=0, n_positive=4,
+                     n_negative=12, grid=(1, 2), max_iter=3)
+    y = cv.one_vs_rest_labels(topics, 1, 4, 12, seed=0)
+    alpha = choose_alpha(X, y).value
+    nb = MultinomialNB(alpha=alpha).fit(X[y != -1], y[y != -1])
+    y_test = (topics_test == 1).astype(int)
+    log_proba = nb.predict_log_proba(X_test)
+    assert out["alpha"] == alpha and out["k"] in (1, 2)
+    assert out["NB_breakeven"] == pytest.approx(cv.breakeven(log_proba[:, 1] - log_proba[:, 0],
+                                                             y_test))
+    assert out["NB_accuracy"] == pytest.approx(100 * np.mean(nb.predict(X_test) == y_test))
+    assert out["majority"] == pytest.approx(100 * (1 - y_test.mean()))
+    assert out["EM_absorbed"].sum() == np.sum(
+        SemiSupervisedNB(alpha=alpha, max_iter=3, random_state=0).fit(X, y)
+        .predict(X[y == -1]) == 1)
+
+
+def test_cotraining_run_errors_and_picks_against_hand_fits():
+    rng = np.random.default_rng(0)
+    n = 240
+    target = (rng.random(n) < 0.25).astype(int)
+    page = sp.csr_matrix(rng.poisson(np.where(target[:, None] == 1, [3, 1, 1, .5],
+                                              [1, 2, 2, 1])).astype(float))
+    link = sp.csr_matrix(rng.poisson(np.where(target[:, None] == 1, [2, .5, 1],
+                                              [.5, 2, 1])).astype(float) + 1.0)  # no empty page
+    out = cv.cotraining_run(page, link, target, seed=1, max_iter=4)
+    train, test, y = cv.cotraining_split(target, 1)
+    alpha = choose_alpha(page[train], y).value
+    nb = MultinomialNB(alpha=alpha).fit(page[train][y != -1], y[y != -1])
+    assert out["supervised_page"] == pytest.approx(100 * np.mean(nb.predict(page[test])
+                                                                 != target[test]))
+    assert len(out["added"]) == 4 * 2 * 4  # 4 iterations, 2 views, 1 + 3 pages each
+    assert not set(out["added"].tolist()) & set(test.tolist())
+    np.testing.assert_array_equal(out["added_true"], target[out["added"]])
+
+
+def test_component_top_words_start_from_the_labeled_fit():
+    X, _, y = topic_corpus(n_docs=60, n_words=12, n_labeled=12, n_topics=2, words_per_topic=4)
+    vocabulary = np.array([f"w{i}" for i in range(12)])
+    frames = cv.component_top_words(X, y, vocabulary, alpha=1.0, n_components=2, seed=0,
+                                    max_iter=2, k=3)
+    model = SemiSupervisedNB(alpha=1.0, n_components=2, max_iter=0, random_state=0).fit(X, y)
+    expected = vocabulary[np.argsort(-model.component_log_prob_, axis=1)[:, :3]]
+    assert len(frames) == 3
+    np.testing.assert_array_equal(frames[0], expected)
+
+
+def test_link_length_scales_every_pages_link_counts_before_fitting():
+    rng = np.random.default_rng(4)
+    target = (rng.random(200) < 0.3).astype(int)
+    page = sp.csr_matrix(rng.poisson(np.where(target[:, None] == 1, [3, 1], [1, 3])) + 1.0)
+    link = sp.csr_matrix(rng.poisson(np.where(target[:, None] == 1, [2, 1], [1, 2])) + 1.0)
+    out = cv.cotraining_run(page, link, target, seed=0, max_iter=2, link_length=5)
+    dense = link.toarray()
+    scaled = sp.csr_matrix(5 * dense / dense.sum(axis=1, keepdims=True))
+    train, test, y = cv.cotraining_split(target, 0)
+    alpha = choose_alpha(scaled[train], y).value
+    nb = MultinomialNB(alpha=alpha).fit(scaled[train][y != -1], y[y != -1])
+    assert out["supervised_link"] == pytest.approx(100 * np.mean(nb.predict(scaled[test])
+                                                                 != target[test]))
+    assert 0 <= out["co_link_course_share"] <= 100
