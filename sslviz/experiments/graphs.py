@@ -347,6 +347,43 @@ def _accuracy(predicted, truth):
     return float(np.mean(np.asarray(predicted) == np.asarray(truth)))
 
 
+def pool_test_job(counts, unit, y, pool, test, fraction, seed):
+    """Label ``fraction`` of the pool (per sense), propagate over pool and test instances, and
+    score every method on the *test* instances (the held-out set lecture 03 scores Yarowsky on).
+    """
+    y_semi = np.full(len(y), -1)
+    y_semi[pool] = labeled_draw(y[pool], fraction=fraction, seed=seed)
+    labeled = y_semi != -1
+    alpha = choose_alpha(counts, y_semi).value
+    nb = MultinomialNB(alpha=alpha).fit(counts[labeled], y_semi[labeled])
+    graphs = NeighbourGraphs(unit)
+    k = graph_cv(graphs, y_semi, "harmonic", grid={"n_neighbors": K_GRID}, random_state=seed)
+    spread = graph_cv(graphs, y_semi, "spreading",
+                      grid={"n_neighbors": K_GRID, "alpha": SPREAD_ALPHAS}, random_state=seed)
+    harmonic = propagate(graphs, y_semi, "harmonic", **k.params)
+    spreading = propagate(graphs, y_semi, "spreading", **spread.params)
+    return {"nb": _accuracy(nb.predict(counts[test]), y[test]),
+            "harmonic": _accuracy(harmonic.transduction_[test], y[test]),
+            "spreading": _accuracy(spreading.transduction_[test], y[test]),
+            "n_labeled": int(labeled.sum())}
+
+
+def pool_test_curves(X, y, pool, test, *, fractions=FRACTIONS, seeds=range(5), n_jobs=None,
+                     progress=True):
+    """:func:`pool_test_job` over ``fractions`` × ``seeds`` for a task split into pool and test
+    (e.g. lecture 03's :class:`~sslviz.experiments.yarowsky.SenseTask`; ``y`` as class indices).
+    """
+    counts = sp.csr_matrix(X)
+    jobs = [{"fraction": float(f), "seed": int(s)} for f in fractions for s in seeds]
+    digest = data_digest(counts, y, pool, test)
+    results = run_jobs(pool_test_job, jobs, kind="graphs-pool-test",
+                       key=lambda job: {"data": digest, "version": VERSION, **job},
+                       shared={"counts": counts, "unit": unit_rows(counts), "y": y,
+                               "pool": pool, "test": test},
+                       n_jobs=n_jobs, progress=progress, description="pool and test")
+    return _curves(np.asarray(fractions, dtype=float), results, len(list(seeds)))
+
+
 # -- recorded propagations for the steppers -------------------------------------------------------
 def toy_propagation(*, n_samples=300, noise=0.08, n_neighbors=8, seed=0):
     """Harmonic propagation on two moons from one label per moon; the first 120 steps of the
