@@ -25,7 +25,8 @@ from pathlib import Path
 
 MIN_PYTHON = (3, 10)
 ROOT = Path(__file__).resolve().parent
-DATASETS = ("20newsgroups", "webkb", "reuters21578", "smart_stoplist", "senseval")
+DATASETS = ("20newsgroups", "webkb", "reuters21578", "smart_stoplist", "senseval", "splice",
+            "golub")  # splice and golub: lecture 08
 PYTEST_ARGS = (
     "-rs",  # list skipped tests with their reason (e.g. browser tests without Chromium)
     "--nbval-lax",

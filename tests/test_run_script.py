@@ -184,7 +184,25 @@ def test_the_datasets_the_notebooks_need(run_script):
         "reuters21578",
         "smart_stoplist",
         "senseval",
+        "splice",
+        "golub",
     }
+
+
+def test_every_corpus_a_notebook_loads_is_fetched(run_script):
+    """A notebook that loads a registered corpus (by its loader's name) finds it fetched."""
+    import json
+
+    loaders = {"load_20newsgroups": "20newsgroups", "load_webkb": "webkb", "webkb": "webkb",
+               "load_reuters": "reuters21578", "load_senseval": "senseval",
+               "sense_task": "senseval", "load_splice": "splice", "splice": "splice",
+               "load_golub": "golub", "leukemia": "golub"}
+    needed = set()
+    for path in (Path(run_script.__file__).parent / "notebooks").glob("*.ipynb"):
+        text = "".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"]
+                       if c["cell_type"] == "code")
+        needed |= {name for word, name in loaders.items() if word in text}
+    assert needed <= set(run_script.DATASETS)
 
 
 # ---------------------------------------------------------------- the commands
