@@ -356,6 +356,7 @@ def test_linear_svm_chooses_C_as_scikit_learn_grid_search_does():
     from sklearn.model_selection import GridSearchCV, StratifiedKFold
 
     from sslviz.linear_svm import C_GRID, linear_svm
+    from sslviz.tuning import NEG_HINGE_LOSS
 
     rng = np.random.default_rng(3)
     X = rng.normal(size=(60, 5))
@@ -364,7 +365,7 @@ def test_linear_svm_chooses_C_as_scikit_learn_grid_search_does():
         warnings.simplefilter("ignore", ConvergenceWarning)
         svm = linear_svm(X, y, random_state=7)
         search = GridSearchCV(LinearSVC(loss="hinge", max_iter=10_000, random_state=0),
-                              {"C": list(C_GRID)},
+                              {"C": list(C_GRID)}, scoring=NEG_HINGE_LOSS,
                               cv=StratifiedKFold(5, shuffle=True, random_state=7)).fit(X, y)
         reference = LinearSVC(loss="hinge", C=search.best_params_["C"], max_iter=10_000,
                               random_state=0).fit(X, y)
