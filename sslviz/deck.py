@@ -33,6 +33,21 @@ class NotebookFailed(RuntimeError):
     """A cell of a notebook raised while the figures were being made."""
 
 
+class NotebookDataMissing(FileNotFoundError):
+    """A notebook stopped because a corpus it loads is missing or corrupt (a user error: the
+    message is the data layer's, naming the file and how to fetch it)."""
+
+
+_DATA_ERRORS = ("DatasetMissingError", "ChecksumMismatchError", "DataFolderError")
+
+
+def _failure(path, error, what):
+    """The exception for a failed cell: data the user must fetch, or a failing notebook."""
+    if getattr(error, "ename", "") in _DATA_ERRORS:
+        return NotebookDataMissing(f"{path.name}: {getattr(error, 'evalue', '')}")
+    return NotebookFailed(f"{path.name}: {what}:\n{str(error)[-1500:]}")
+
+
 @dataclass(frozen=True)
 class _Options:
     folder: Path
@@ -95,9 +110,8 @@ def run_with_final_cell(path: Path, final_cell, *, first_cells=(), timeout=600, 
             try:
                 client.execute_cell(cell, index)
             except CellExecutionError as error:
-                raise NotebookFailed(
-                    f"{path.name}: code cell {index + 1} failed; run the notebook to see why:\n"
-                    f"{str(error)[-1500:]}") from None
+                raise _failure(path, error, f"code cell {index + 1} failed; run the notebook "
+                               "to see why") from None
             if progress is not None:
                 progress.update(1)
     return cells[-1]
@@ -193,8 +207,7 @@ def execute_in_place(path: Path, *, timeout=1800) -> Path:
         NotebookClient(notebook, timeout=timeout, kernel_name="python3",
                        resources={"metadata": {"path": str(path.parent)}}).execute()
     except CellExecutionError as error:
-        raise NotebookFailed(f"{path.name}: a cell failed; nothing was written:\n"
-                             f"{str(error)[-1500:]}") from None
+        raise _failure(path, error, "a cell failed; nothing was written") from None
     finally:
         if previous is None:
             os.environ.pop("SSLVIZ_STRICT_CLAIMS", None)

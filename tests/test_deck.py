@@ -119,3 +119,27 @@ def test_execute_in_place_writes_the_committed_form_and_nothing_when_a_claim_fai
     with pytest.raises(NotebookFailed, match="nothing was written"):
         execute_in_place(path)
     assert path.read_bytes() == before
+
+
+def test_a_notebook_that_needs_a_missing_corpus_is_one_line_and_exit_2(tmp_path):
+    import subprocess
+    import sys
+
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    path = tmp_path / "lecture.ipynb"
+    cell = ("from sslviz.datasets import load_senseval\n"
+            "load_senseval('line')")
+    nbformat.write(new_notebook(cells=[new_markdown_cell("# Lecture 1 — x"),
+                                       new_code_cell(cell)]), path)
+    before = path.read_bytes()
+    empty = tmp_path / "no-corpora"
+    empty.mkdir()
+    env = {**__import__("os").environ, "SSLVIZ_DATA": str(empty)}
+    result = subprocess.run([sys.executable, "-m", "sslviz", "execute", str(path)],
+                            capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 2, result.stderr
+    lines = [line for line in result.stderr.splitlines() if "WARNING" not in line]
+    assert len(lines) == 1 and "lecture.ipynb" in lines[0] and "senseval" in lines[0]
+    assert "Traceback" not in result.stderr and path.read_bytes() == before
