@@ -123,17 +123,20 @@ def move_main_slider(page, explorer, *, with_mouse=False):
     handle, readout = main.locator(".noUi-handle"), main.locator(".widget-readout")
     figure_before = figure.screenshot()
     readout_before = readout.inner_text()
+    # a slider that opens at its right end (e.g. the largest α, when that is the one chosen)
+    # can only move left
+    at_end = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
     if with_mouse:
         handle.click()  # the first click only selects the cell; the drag comes after it
         track, knob = main.locator(".noUi-base").bounding_box(), handle.bounding_box()
         x, y = knob["x"] + knob["width"] / 2, knob["y"] + knob["height"] / 2
         page.mouse.move(x, y)
         page.mouse.down()
-        page.mouse.move(x + track["width"] / 4, y, steps=5)
+        page.mouse.move(x + (-1 if at_end else 1) * track["width"] / 4, y, steps=5)
         page.mouse.up()
     else:
         handle.focus()
-        handle.press("ArrowRight")
+        handle.press("ArrowLeft" if at_end else "ArrowRight")
     page.wait_for_function(
         "([el, old]) => el.textContent.trim() !== old", arg=[readout.element_handle(),
                                                               readout_before])
