@@ -33,7 +33,7 @@ PYTEST_ARGS = (
     "--nbval-current-env",
     "--nbval-sanitize-with",
     "tests/nbval_sanitize.cfg",
-    "--nbval-cell-timeout=300",
+    "--nbval-cell-timeout=1800",  # a cold cell (06's Table 1 grid) takes minutes on a busy machine
     "-p",
     "no:cacheprovider",
 )

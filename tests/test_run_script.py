@@ -237,7 +237,7 @@ def test_test_command_runs_ruff_then_one_pytest(run_script, recorded):
     assert calls[0][3:] == ["check", "."]
     pytest_cmd = calls[1]
     assert pytest_cmd[3:5] == ["tests", "notebooks"]
-    for arg in ("--nbval-lax", "--nbval-current-env", "--nbval-cell-timeout=300"):
+    for arg in ("--nbval-lax", "--nbval-current-env", "--nbval-cell-timeout=1800"):
         assert arg in pytest_cmd
     assert pytest_cmd[pytest_cmd.index("--nbval-sanitize-with") + 1] == "tests/nbval_sanitize.cfg"
     assert pytest_cmd[pytest_cmd.index("-p") + 1] == "no:cacheprovider"
