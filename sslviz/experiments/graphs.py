@@ -229,17 +229,23 @@ def supervised_accuracies(counts, unit, y, y_semi, seed):
             "svm": _accuracy(svm.predict(unit[rest]), y[rest]), "alpha": alpha, "C": C}
 
 
+def tuned_propagations(unit, y_semi, seed):
+    """Harmonic propagation and label spreading with their settings chosen on the labeled rows
+    (:func:`graph_cv`): ``(harmonic choice, spreading choice, harmonic model, spreading model)``."""
+    graphs = NeighbourGraphs(unit)
+    k = graph_cv(graphs, y_semi, "harmonic", grid={"n_neighbors": K_GRID}, random_state=seed)
+    spread = graph_cv(graphs, y_semi, "spreading",
+                      grid={"n_neighbors": K_GRID, "alpha": SPREAD_ALPHAS}, random_state=seed)
+    return (k, spread, propagate(graphs, y_semi, "harmonic", **k.params),
+            propagate(graphs, y_semi, "spreading", **spread.params))
+
+
 def sense_job(counts, unit, y, fraction, seed):
     """One labeled draw of a word-sense task: every method's accuracy on the unlabeled rows."""
     y_semi = labeled_draw(y, fraction=fraction, seed=seed)
     rest = y_semi == -1
     result = supervised_accuracies(counts, unit, y, y_semi, seed)
-    graphs = NeighbourGraphs(unit)
-    k = graph_cv(graphs, y_semi, "harmonic", grid={"n_neighbors": K_GRID}, random_state=seed)
-    spread = graph_cv(graphs, y_semi, "spreading",
-                      grid={"n_neighbors": K_GRID, "alpha": SPREAD_ALPHAS}, random_state=seed)
-    harmonic = propagate(graphs, y_semi, "harmonic", **k.params)
-    spreading = propagate(graphs, y_semi, "spreading", **spread.params)
+    k, spread, harmonic, spreading = tuned_propagations(unit, y_semi, seed)
     result.update(
         harmonic=_accuracy(harmonic.transduction_[rest], y[rest]),
         spreading=_accuracy(spreading.transduction_[rest], y[rest]),
@@ -356,12 +362,7 @@ def pool_test_job(counts, unit, y, pool, test, fraction, seed):
     labeled = y_semi != -1
     alpha = choose_alpha(counts, y_semi).value
     nb = MultinomialNB(alpha=alpha).fit(counts[labeled], y_semi[labeled])
-    graphs = NeighbourGraphs(unit)
-    k = graph_cv(graphs, y_semi, "harmonic", grid={"n_neighbors": K_GRID}, random_state=seed)
-    spread = graph_cv(graphs, y_semi, "spreading",
-                      grid={"n_neighbors": K_GRID, "alpha": SPREAD_ALPHAS}, random_state=seed)
-    harmonic = propagate(graphs, y_semi, "harmonic", **k.params)
-    spreading = propagate(graphs, y_semi, "spreading", **spread.params)
+    k, spread, harmonic, spreading = tuned_propagations(unit, y_semi, seed)
     return {"nb": _accuracy(nb.predict(counts[test]), y[test]),
             "harmonic": _accuracy(harmonic.transduction_[test], y[test]),
             "spreading": _accuracy(spreading.transduction_[test], y[test]),
