@@ -14,7 +14,10 @@ The rules, in order:
 * every other cell continues the slide above it (``-``);
 * a ``## Going further`` section (its heading and every cell up to the next ``## `` heading that
   is not one) is ``skip``: the slideshow follows the lecture's core path, the notebook keeps
-  the deeper material.
+  the deeper material;
+* a cell tagged ``solution`` (a worked solution of an exercise) is ``skip``, and its input and
+  output are folded in JupyterLab (``metadata.jupyter.source_hidden`` / ``outputs_hidden``) until a
+  reader opens it. The student version (``python -m sslviz student``) leaves these cells out.
 
 Notebook metadata ``rise`` turns on scrolling for long slides and sets a plain theme.
 
@@ -36,6 +39,7 @@ __all__ = [
     "RISE_SETTINGS",
     "apply_slides",
     "is_explorer_cell",
+    "is_solution_cell",
     "slide_problems",
     "slide_types",
     "update_notebooks",
@@ -51,6 +55,13 @@ RISE_SETTINGS = {
     "height": "100%",
 }
 _EXPLORER_CALL = re.compile(r"\b\w+_explorer\(")
+SOLUTION_TAG = "solution"
+_FOLDED = {"source_hidden": True, "outputs_hidden": True}
+
+
+def is_solution_cell(cell) -> bool:
+    """A cell tagged ``solution``: a worked solution, hidden until asked for."""
+    return SOLUTION_TAG in cell.get("metadata", {}).get("tags", [])
 
 
 def is_explorer_cell(cell) -> bool:
@@ -82,12 +93,12 @@ def slide_types(notebook) -> list[str]:
     for index, cell in enumerate(notebook.cells):
         if cell.cell_type == "markdown" and cell.source.lstrip().startswith("## "):
             skipping = is_going_further_heading(cell)
-        kinds.append("skip" if skipping else _slide_type(index, cell))
+        kinds.append("skip" if skipping or is_solution_cell(cell) else _slide_type(index, cell))
     return kinds
 
 
 def apply_slides(notebook) -> bool:
-    """Write slide types and RISE settings into ``notebook`` and drop stored widget state.
+    """Write slide types and RISE settings into ``notebook``, fold solutions, drop widget state.
 
     Returns whether anything changed.
     """
@@ -95,6 +106,9 @@ def apply_slides(notebook) -> bool:
     for cell, kind in zip(notebook.cells, slide_types(notebook), strict=True):
         if cell.metadata.get("slideshow", {}).get("slide_type") != kind:
             cell.metadata["slideshow"] = {"slide_type": kind}
+            changed = True
+        if is_solution_cell(cell) and cell.metadata.get("jupyter") != _FOLDED:
+            cell.metadata["jupyter"] = dict(_FOLDED)
             changed = True
     if notebook.metadata.get("rise") != RISE_SETTINGS:
         notebook.metadata["rise"] = dict(RISE_SETTINGS)
@@ -111,7 +125,10 @@ def slide_problems(notebook) -> list[str]:
     """
     problems = []
     stored = [cell.metadata.get("slideshow", {}).get("slide_type") for cell in notebook.cells]
-    if stored != slide_types(notebook) or notebook.metadata.get("rise") != RISE_SETTINGS:
+    folded = all(c.metadata.get("jupyter") == _FOLDED
+                 for c in notebook.cells if is_solution_cell(c))
+    if (stored != slide_types(notebook) or notebook.metadata.get("rise") != RISE_SETTINGS
+            or not folded):
         problems.append("slide metadata is missing or stale: run `python -m sslviz slides "
                         "notebooks/` and commit the notebooks")
     if "widgets" in notebook.metadata:

@@ -13,7 +13,8 @@ Rules (CONTRIBUTING.md, "Numbers in the prose"):
   and numbers that are part of a name ("20 Newsgroups", "Reuters-21578", "2-D").
 * No history of earlier versions of a lecture.
 * A pacing table near the top: ``| section | minutes | path |`` whose ``core`` rows add up to at
-  most 60 minutes; every other row's path is ``going further``.
+  most 60 minutes; every other row's path is ``going further`` or ``exercises`` (homework under
+  a ``## Exercises`` heading).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import re
 import sys
 from pathlib import Path
 
+PATHS = ("core", "going further", "exercises")
 CORE_MINUTES = 60
 HISTORY = re.compile(r"earlier version|previous version|older version|earlier revision|"
                      r"this lecture used to|an earlier run of this|before this change",
@@ -150,14 +152,16 @@ def pacing_problems(nb):
     table = pacing_table(nb)
     if not table:
         return ["no pacing table (| section | minutes | path |) in the first four cells"]
-    problems = [f"path of {section!r} is {path!r}, not 'core' or 'going further'"
-                for section, _, path in table if path not in ("core", "going further")]
+    problems = [f"path of {section!r} is {path!r}, not 'core', 'going further' or 'exercises'"
+                for section, _, path in table if path not in PATHS]
     core = sum(minutes for _, minutes, path in table if path == "core")
     if core > CORE_MINUTES:
         problems.append(f"the core path takes {core} minutes (at most {CORE_MINUTES})")
     headings = " ".join(_joined(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
     if any(path == "going further" for _, _, path in table) and "Going further" not in headings:
         problems.append("going-further rows but no heading that says 'Going further'")
+    if any(path == "exercises" for _, _, path in table) and "## Exercises" not in headings:
+        problems.append("an exercises row but no '## Exercises' heading")
     return problems
 
 

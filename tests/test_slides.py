@@ -45,6 +45,22 @@ def test_going_further_sections_are_skipped_by_the_slideshow():
                                       "-"]
 
 
+def test_solutions_are_skipped_by_the_slideshow_and_folded_in_jupyterlab():
+    solution = new_code_cell("print(2)", metadata={"tags": ["solution", "nbval-check-output"]})
+    notebook = new_notebook(cells=[
+        new_markdown_cell("# Lecture 1 — x"), new_markdown_cell("## Exercises\n\n1. add"),
+        solution, new_markdown_cell("2. next")])
+    assert slide_types(notebook) == ["slide", "slide", "skip", "-"]
+    assert apply_slides(notebook) is True
+    assert solution.metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+    assert "jupyter" not in notebook.cells[3].metadata
+    assert slide_problems(notebook)[:1] != [
+        "slide metadata is missing or stale: run `python -m sslviz slides notebooks/` and "
+        "commit the notebooks"]
+    solution.metadata["jupyter"] = {"source_hidden": False}
+    assert slide_problems(notebook)[0].startswith("slide metadata is missing or stale")
+
+
 def test_slide_types_follow_the_headings():
     assert slide_types(lecture()) == ["slide", "-", "slide", "-", "slide", "-", "subslide", "-",
                                       "-", "slide"]
