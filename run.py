@@ -6,8 +6,9 @@
 
 Both commands first make sure the environment exists: ``.venv`` beside this file (or the folder
 named by ``SSLVIZ_VENV``) is created with the ``venv`` module of the Python running this script, and
-``pip install -e .[test]`` runs only when ``pyproject.toml`` changed since the last install (its
-sha256 is kept in ``<venv>/.sslviz-stamp``), so a second start skips pip entirely. Nothing is
+``pip install -e .[lab]`` (``lab``) or ``.[test]`` (``test``: the classroom and the test tools) runs
+only when ``pyproject.toml`` changed since the last install or an extra is missing (its sha256 and
+the extras are kept in ``<venv>/.sslviz-stamp``), so a second start skips pip entirely. Nothing is
 registered globally: JupyterLab runs from the environment and uses its own kernel.
 
 Then the corpora the notebooks need are fetched (``python -m sslviz.datasets fetch ...``). Files
@@ -40,6 +41,8 @@ PYTEST_ARGS = (
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 EXIT_NO_DATA = 2
 PYTEST_NO_TESTS = 5
+# pyproject.toml's [test] extra includes [lab] (the notebooks run under nbval and in JupyterLab).
+EXTRAS_INCLUDED = {"test": ("lab",)}
 MAX_WORKERS = 4  # each worker that meets a browser test starts its own JupyterLab
 
 USAGE = """\
@@ -115,32 +118,44 @@ def stamp_path(venv):
     return Path(venv) / ".sslviz-stamp"
 
 
-def stamp_text(root=ROOT):
-    """What the stamp holds: ``sha256sum``-style line of pyproject.toml (digest, two spaces, path).
+def stamp_text(root=ROOT, extras=("test",)):
+    """What the stamp holds: ``sha256sum``-style line of pyproject.toml (digest, two spaces, path),
+    then the extras installed (``extras: lab,test``).
 
     The path is part of it so that an environment shared via SSLVIZ_VENV by two clones is
     reinstalled for the clone that uses it (``-e .`` points at one folder only).
     """
     pyproject = Path(root) / "pyproject.toml"
     digest = hashlib.sha256(pyproject.read_bytes()).hexdigest()
-    return f"{digest}  {pyproject.resolve()}\n"
+    return f"{digest}  {pyproject.resolve()}\nextras: {','.join(sorted(set(extras)))}\n"
 
 
-def needs_install(venv, root=ROOT):
-    """True when the environment has no Python yet, no stamp, or a stamp of another pyproject."""
+def installed_extras(venv, root=ROOT):
+    """The extras the stamp records for the current pyproject.toml (empty set: reinstall)."""
+    try:
+        first, second = stamp_path(venv).read_text(encoding="utf-8").splitlines()[:2]
+    except (OSError, ValueError):
+        return set()
+    if first + "\n" != stamp_text(root).splitlines(keepends=True)[0]:
+        return set()
+    names = {n for n in second.removeprefix("extras: ").split(",") if n}
+    return names | {implied for name in names for implied in EXTRAS_INCLUDED.get(name, ())}
+
+
+def needs_install(venv, root=ROOT, extras=("test",)):
+    """True when the environment has no Python yet, no stamp, a stamp of another pyproject, or
+    lacks one of ``extras``."""
     if not venv_bin(venv, "python").exists():
         return True
-    try:
-        return stamp_path(venv).read_text(encoding="utf-8") != stamp_text(root)
-    except OSError:
-        return True
+    have = installed_extras(venv, root)
+    return not have or not set(extras) <= have
 
 
-def write_stamp(venv, root=ROOT):
-    """Record that ``pip install -e .[test]`` succeeded for the current pyproject.toml."""
+def write_stamp(venv, root=ROOT, extras=("test",)):
+    """Record that ``pip install -e .[extras]`` succeeded for the current pyproject.toml."""
     target = stamp_path(venv)
     tmp = target.with_name(target.name + ".part")
-    tmp.write_text(stamp_text(root), encoding="utf-8")
+    tmp.write_text(stamp_text(root, extras), encoding="utf-8")
     os.replace(tmp, target)
 
 
@@ -149,8 +164,10 @@ def run(cmd, **kwargs):
     return subprocess.run([str(c) for c in cmd], **kwargs).returncode
 
 
-def ensure_environment(root=ROOT, venv=None):
-    """Create the environment if missing, install the project if pyproject.toml changed.
+def ensure_environment(root=ROOT, venv=None, extras=("test",)):
+    """Create the environment if missing; install the project with ``extras`` (``lab``: the
+    classroom, ``test``: the classroom and the test tools) if pyproject.toml changed or an extra
+    is missing. Extras installed before for the same pyproject.toml are kept.
 
     Returns the environment's Python. Exits with pip's or venv's exit code when a step fails.
     """
@@ -172,14 +189,18 @@ def ensure_environment(root=ROOT, venv=None):
                 "On Debian/Ubuntu install the python3-venv package; or point SSLVIZ_VENV elsewhere."
             )
             sys.exit(code)
-    if needs_install(venv, root):
-        why = "first install" if created else "pyproject.toml changed"
+    if needs_install(venv, root, extras):
+        had = installed_extras(venv, root) if not created else set()
+        why = "first install" if created else ("pyproject.toml changed" if not had
+                                               else "new extras")
+        wanted = set(extras) | had
+        wanted = sorted(wanted - {i for n in wanted for i in EXTRAS_INCLUDED.get(n, ())})
         say(f"installing sslviz and its dependencies into {shown} ({why}; about a minute) ...")
-        code = run([*pip, "install", "-e", ".[test]"], cwd=root)
+        code = run([*pip, "install", "-e", f".[{','.join(wanted)}]"], cwd=root)
         if code != 0:
             say(f"pip failed (exit code {code}); fix the message above and run this again.")
             sys.exit(code)
-        write_stamp(venv, root)
+        write_stamp(venv, root, wanted)
     else:
         say(f"environment {shown} is up to date")
     return python
@@ -335,7 +356,7 @@ def lab_command(jupyter, extra, *, is_root=None):
 
 
 def command_lab(args, root=ROOT):
-    python = ensure_environment(root)
+    python = ensure_environment(root, extras=("lab",))
     missing = ensure_data(python, root)
     if missing is not None:
         say(missing_data_message(missing, data_folder(root)))

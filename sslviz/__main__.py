@@ -117,6 +117,7 @@ def _slides(args) -> int:
 @cli.command
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    cli.require_classroom(f"python -m sslviz {args.command}")
     if args.command == "export-figures":
         return _export(args)
     if args.command == "execute":

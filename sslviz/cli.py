@@ -184,6 +184,27 @@ def write_text_atomically(path, text):
         raise
 
 
+# -- the classroom extras --------------------------------------------------------------------------
+CLASSROOM_MODULES = ("nbformat", "nbclient", "ipykernel", "ipywidgets")
+
+
+def _installed(module):
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a broken or refused install counts as missing
+        return False
+
+
+def require_classroom(command):
+    """Refuse ``command`` in one line when the ``[lab]`` extra (notebooks, kernels) is missing."""
+    missing = [name for name in CLASSROOM_MODULES if not _installed(name)]
+    if missing:
+        raise UsageError(f"`{command}` runs notebooks and needs the classroom extras "
+                         f"({', '.join(missing)} not installed): pip install 'sslviz[lab]'")
+
+
 # -- the one error path ---------------------------------------------------------------------
 def user_errors():
     """The exception types a user can cause and a command reports in one line."""

@@ -123,6 +123,24 @@ def test_environment_step_skips_pip_when_up_to_date(run_script, project, monkeyp
     assert calls == []
 
 
+def test_lab_installs_the_classroom_and_test_adds_the_tools(run_script, project, monkeypatch):
+    root, venv = project
+    calls = []
+    monkeypatch.setattr(run_script, "run", lambda cmd, **kw: calls.append(list(map(str, cmd))) or 0)
+    run_script.ensure_environment(root, venv, extras=("lab",))
+    assert calls[-1][-3:] == ["install", "-e", ".[lab]"]
+    assert not run_script.needs_install(venv, root, ("lab",))
+    assert run_script.needs_install(venv, root, ("test",))  # the test tools are not there yet
+    run_script.ensure_environment(root, venv, extras=("test",))
+    assert calls[-1][-3:] == ["install", "-e", ".[test]"]
+    calls.clear()
+    run_script.ensure_environment(root, venv, extras=("lab",))  # [test] includes [lab]
+    assert calls == []
+    run_script.ensure_environment(root, venv, extras=("site",))  # another extra: keep test
+    assert calls[-1][-3:] == ["install", "-e", ".[site,test]"]
+    assert run_script.installed_extras(venv, root) == {"lab", "site", "test"}
+
+
 def test_failed_pip_leaves_no_stamp(run_script, project, monkeypatch):
     root, venv = project
     monkeypatch.setattr(run_script, "run", lambda cmd, **kw: 1)
@@ -214,7 +232,8 @@ def recorded(run_script, project, monkeypatch):
     root, venv = project
     calls = []
     codes = {}
-    monkeypatch.setattr(run_script, "ensure_environment", lambda root: venv / "bin" / "python")
+    monkeypatch.setattr(run_script, "ensure_environment",
+                        lambda root, **kw: venv / "bin" / "python")
     monkeypatch.setattr(run_script, "ensure_data", lambda python, root: None)
 
     def fake_run(cmd, **kwargs):

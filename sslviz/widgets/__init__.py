@@ -5,6 +5,12 @@
 ``plots/X.py``).
 """
 
+try:
+    import ipywidgets  # noqa: F401  (the explorers' controls)
+except ImportError:  # the core package: algorithms, data, plots, experiments
+    raise ImportError("sslviz.widgets (the explorers) needs the classroom extras: "
+                      "pip install 'sslviz[lab]' (or run `python3 run.py lab`)") from None
+
 from .base import Explorer, export_explorers, live_explorers
 from .export_control import export_control
 

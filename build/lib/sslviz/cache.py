@@ -1,0 +1,183 @@
+"""The disk cache every slow result goes through: word counts, learning curves, sweeps, tables.
+
+An entry is one ``.npz`` file of named arrays, found by a digest of its *key* (a JSON-able dict:
+the data's digest, every parameter that affects the result and a code version). The key is also
+stored inside the file, so an entry is only ever returned for the key it was computed for.
+
+What can go wrong, and what happens:
+
+* **A damaged entry** (truncated, overwritten, bit-flipped, swapped with another entry, written by
+  an older format): reading it fails or its stored key differs. The entry is discarded with a
+  :class:`CacheWarning` naming the file, and the caller recomputes it. Nothing is ever unpickled
+  (``allow_pickle=False``).
+* **An unwritable cache** (read-only folder, a file where the folder should be): the result is
+  returned all the same, with a :class:`CacheWarning` saying where to point ``SSLVIZ_CACHE``.
+* **An interrupted write** leaves no entry (writes are atomic: a temporary ``.part`` file renamed
+  into place); leftover ``.part`` files older than an hour are removed when the folder is opened.
+* **Two processes writing one entry**: each writes its own temporary file; the last rename wins,
+  and both wrote the same result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import warnings
+import zipfile
+import zlib
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._io import atomic_write_path
+from .datasets.paths import cache_dir
+
+STALE_PART_SECONDS = 3600
+_KEY_FIELD = "__key__"
+
+
+class CacheWarning(UserWarning):
+    """A cache entry could not be read or written; the computation goes on without it."""
+
+
+def data_digest(*objects, length=24):
+    """A hex digest of arrays, sparse matrices, numbers and strings (order and shape count)."""
+    digest = hashlib.sha256()
+    for obj in objects:
+        for part in _parts(obj):
+            digest.update(part)
+    return digest.hexdigest()[:length]
+
+
+def _parts(obj):
+    if sp.issparse(obj):
+        csr = sp.csr_matrix(obj)
+        yield np.asarray(csr.shape).tobytes()
+        for array in (csr.data, csr.indices, csr.indptr):
+            yield np.ascontiguousarray(array).tobytes()
+    elif isinstance(obj, np.ndarray) and obj.dtype.kind != "O":
+        yield str((obj.dtype.str, obj.shape)).encode()
+        yield np.ascontiguousarray(obj).tobytes()
+    else:
+        yield canonical_json(obj).encode()
+
+
+def canonical_json(value):
+    """``value`` as JSON with sorted keys; tuples as lists, numpy scalars and arrays as numbers."""
+    return json.dumps(value, sort_keys=True, default=_jsonable)
+
+
+def _jsonable(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray | set | frozenset):
+        return sorted(value) if isinstance(value, set | frozenset) else value.tolist()
+    return str(value)
+
+
+class ResultCache:
+    """One kind of cached result (a sub-folder of :func:`cache_dir`).
+
+    Parameters
+    ----------
+    kind : str
+        Sub-folder name, e.g. ``"counts"`` or ``"curves"``.
+    folder : path, optional
+        The cache root (default :func:`cache_dir`, read when the cache is created).
+    """
+
+    def __init__(self, kind, folder=None):
+        self.kind = kind
+        self.folder = Path(folder if folder is not None else cache_dir()) / kind
+        _sweep_stale_parts(self.folder)
+
+    def path(self, key):
+        """The file of the entry for ``key``."""
+        name = hashlib.sha256(canonical_json(key).encode()).hexdigest()[:24]
+        return self.folder / f"{self.kind}-{name}.npz"
+
+    def load(self, key):
+        """The arrays stored for ``key`` (a dict), or ``None`` if there is no sound entry."""
+        path = self.path(key)
+        if not path.is_file():
+            return None
+        try:
+            with np.load(path, allow_pickle=False) as stored:
+                arrays = {name: stored[name] for name in stored.files}  # reads every CRC
+            if str(arrays.pop(_KEY_FIELD)) != canonical_json(key):
+                raise ValueError("it was written for other data or settings")
+        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as error:
+            warnings.warn(f"discarding damaged cache entry {path} ({error}); recomputing it",
+                          CacheWarning, stacklevel=2)
+            _remove(path)
+            return None
+        return arrays
+
+    def save(self, key, arrays):
+        """Store ``arrays`` (dict of name -> array, no objects) for ``key``; ``True`` if written.
+
+        A cache that cannot be written is not an error: the warning says so and the caller keeps
+        its result.
+        """
+        if not isinstance(arrays, Mapping):
+            raise ValueError(f"cache entries are a dict of name -> array, got "
+                             f"{type(arrays).__name__}")
+        odd = [name for name in arrays if not isinstance(name, str)]
+        if odd:
+            raise ValueError(f"cache entry names must be strings, got {odd!r}")
+        if _KEY_FIELD in arrays:
+            raise ValueError(f"{_KEY_FIELD!r} is reserved for the entry's key in a cache entry; "
+                             "store that array under another name")
+        arrays = {name: np.asarray(value) for name, value in arrays.items()}
+        bad = [name for name, value in arrays.items() if value.dtype.kind == "O"]
+        if bad:
+            raise ValueError(f"cache entries hold plain arrays only (numbers, strings, bools); "
+                             f"these hold Python objects: {bad}")
+        path = self.path(key)
+        try:
+            with atomic_write_path(path) as tmp:
+                np.savez(tmp, **arrays, **{_KEY_FIELD: np.array(canonical_json(key))})
+        except OSError as error:
+            warnings.warn(f"could not write the cache entry {path} ({error}); the result is not "
+                          "cached. Point SSLVIZ_CACHE at a writable folder to keep results.",
+                          CacheWarning, stacklevel=2)
+            return False
+        return True
+
+    def get_or_compute(self, key, compute, *, use_cache=True):
+        """The cached arrays for ``key``, or ``compute()`` (a dict of arrays), then stored.
+
+        ``use_cache=False`` recomputes and overwrites the entry.
+        """
+        if use_cache:
+            arrays = self.load(key)
+            if arrays is not None:
+                return arrays
+        arrays = compute()
+        self.save(key, arrays)
+        return {name: np.asarray(value) for name, value in arrays.items()}
+
+
+def _remove(path):
+    try:
+        Path(path).unlink()
+    except OSError:
+        pass
+
+
+def _sweep_stale_parts(folder):
+    """Remove temporary files of writes that were killed more than an hour ago."""
+    try:
+        candidates = list(Path(folder).glob(".*.part*"))
+    except OSError:
+        return
+    now = time.time()
+    for part in candidates:
+        try:
+            if now - part.stat().st_mtime > STALE_PART_SECONDS:
+                part.unlink()
+        except OSError:
+            pass

@@ -1,0 +1,106 @@
+"""Claims a lecture makes, checked in the cell that makes them.
+
+A sentence such as "EM beats Naive Bayes at every vocabulary size" is a claim about numbers the
+notebook computes. :func:`claim` states it beside those numbers and prints whether it holds::
+
+    claim("EM beats NB at every vocabulary size", all(em > nb), NB=nb, EM=em)
+
+prints ::
+
+    claim: EM beats NB at every vocabulary size
+      NB = [49.5, 49.1, 49.1]
+      EM = [62.4, 56.1, 70.3]
+      -> holds
+
+and ``-> DOES NOT HOLD`` when it does not. Under the test command (``SSLVIZ_STRICT_CLAIMS=1``,
+set by ``run.py test``) a claim that does not hold raises :class:`ClaimFailed`, so a code change
+that makes a lecture's sentence false fails the suite instead of misleading a class. In a lecture
+it only prints: an instructor sees the verdict, not a traceback.
+
+Write the prose from the verdict, not the other way round: the markdown above the cell says what
+the claim says, and the numbers it quotes are the ones printed here.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Claim", "ClaimFailed", "claim", "strict"]
+
+STRICT_VARIABLE = "SSLVIZ_STRICT_CLAIMS"
+
+
+class ClaimFailed(AssertionError):
+    """A lecture's claim did not hold while claims are strict (the test command)."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A stated claim, the numbers behind it and whether it holds."""
+
+    statement: str
+    holds: bool
+    numbers: dict
+
+    def _ipython_display_(self):
+        """Shown as nothing: :func:`claim` printed it already (a cell may end with the call)."""
+
+    def report(self, digits=1):
+        """The printed form: the statement, one line per number, the verdict."""
+        lines = [f"claim: {self.statement}"]
+        lines += [f"  {name} = {_format(value, digits)}" for name, value in self.numbers.items()]
+        lines.append("  -> holds" if self.holds else "  -> DOES NOT HOLD")
+        return "\n".join(lines)
+
+
+def strict():
+    """True when a claim that does not hold must raise (``SSLVIZ_STRICT_CLAIMS`` set, not 0)."""
+    return os.environ.get(STRICT_VARIABLE, "") not in ("", "0")
+
+
+def claim(statement, holds, *, digits=1, **numbers):
+    """Print ``statement``, the ``numbers`` behind it and whether it ``holds``; return the Claim.
+
+    Parameters
+    ----------
+    statement : str
+        The sentence as the lecture says it.
+    holds : bool or numpy bool
+        The check, computed from the numbers (e.g. ``bool(np.all(em > nb))``).
+    digits : int, default 1
+        Decimals for floats (arrays are printed element by element).
+    **numbers
+        The values the claim rests on, printed as ``name = value``.
+
+    Raises
+    ------
+    ClaimFailed
+        When the claim does not hold and :func:`strict` is true.
+    """
+    if not isinstance(statement, str) or not statement.strip():
+        raise ValueError(f"statement must be a non-empty str, got {statement!r}")
+    verdict = np.asarray(holds)
+    if verdict.shape != () or verdict.dtype != bool:
+        raise ValueError("holds must be one bool (e.g. bool(np.all(a > b))), got "
+                         f"{holds!r}")
+    result = Claim(statement, bool(verdict), dict(numbers))
+    print(result.report(digits))
+    if not result.holds and strict():
+        raise ClaimFailed(f"the lecture's claim does not hold: {statement}")
+    return result
+
+
+def _format(value, digits):
+    if isinstance(value, str):
+        return value
+    array = np.asarray(value)
+    if array.dtype.kind in "fc" and array.shape == ():
+        return f"{float(array):.{digits}f}"
+    if array.dtype.kind == "f":
+        return "[" + ", ".join(f"{v:.{digits}f}" for v in array.ravel()) + "]"
+    if array.shape == ():
+        return str(value)
+    return "[" + ", ".join(str(v) for v in array.ravel().tolist()) + "]"

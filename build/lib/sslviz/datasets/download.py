@@ -1,0 +1,187 @@
+"""Downloading one registered data file into the data folder, safely.
+
+The folder is checked first (created if needed, then written to once), so that a read-only
+folder, a file where the folder should be or a folder where the file should be is reported as
+what it is, not as "no network". The download is streamed with :mod:`urllib.request` (so
+``file://`` URLs work too) into a temporary file beside the target while it is hashed, and
+renamed into place only once its sha256 is accepted by the rule of :mod:`sslviz.datasets.verify`:
+bytes saved under a name with a known checksum must match it, whatever the server (a plain-HTTP
+host can send anything: an error page, a changed file, a tampered one). Only a name without any
+known checksum is kept unverified, with its sha256 printed. An interrupted download leaves no
+file; temporary files of downloads killed more than an hour ago are removed.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import http.client
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from tqdm.auto import tqdm
+
+from sslviz._io import atomic_write
+from sslviz.datasets.registry import DataFile
+from sslviz.datasets.verify import (
+    CORRUPT,
+    NOT_A_FILE,
+    OK_STATES,
+    UNREADABLE,
+    Check,
+    ChecksumMismatchError,
+    accept,
+    check_file,
+    content_problem,
+    known_sha256,
+    manual_reason,
+    remember_sha256,
+)
+
+_CHUNK = 1 << 20
+_TIMEOUT = 60
+STALE_PART_SECONDS = 3600
+
+
+class _NetworkError(Exception):
+    """The server could not be reached or the transfer broke off (not a local problem)."""
+
+
+class _ServerError(_NetworkError):
+    """The server answered, with an HTTP error (404, 500, ...)."""
+
+
+def fetch_file(data_file: DataFile, folder: Path, progress: bool) -> tuple[Path | None, str]:
+    """The accepted copy of ``data_file`` in ``folder``, downloaded if needed.
+
+    Returns ``(path, "")``, or ``(None, reason)`` saying why the file could not be obtained.
+
+    Raises
+    ------
+    ChecksumMismatchError
+        The downloaded bytes are not an accepted copy; nothing was saved.
+    """
+    check = check_file(data_file, folder)
+    if check.state in OK_STATES:
+        return check.path, ""
+    if check.state in (NOT_A_FILE, UNREADABLE):
+        return None, check.reason
+    if not data_file.downloadable:
+        return None, manual_reason(data_file)
+    target = folder / data_file.name
+    problem = _unwritable(folder) or _blocked(target)
+    if problem:
+        return None, problem
+    _sweep_stale_parts(folder, data_file.name)
+    try:
+        return _download(data_file, target, progress), ""
+    except _ServerError as error:
+        return None, (f"download from {data_file.url} failed: the server answered {error}; the "
+                      f"file may have moved (see {data_file.source or 'the dataset page'}), or "
+                      "use the course data folder")
+    except _NetworkError as error:
+        return None, f"download from {data_file.url} failed ({error}); no network?"
+    except OSError as error:  # writing failed after the folder check (disk full, ...)
+        return None, _write_problem(folder, error)
+
+
+def _unwritable(folder: Path) -> str:
+    """Why nothing can be written into ``folder`` (created if needed), or ``""``."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except (FileExistsError, NotADirectoryError):
+        return (f"cannot write into {folder}: it (or a folder above it) is a file, not a "
+                "folder; point SSLVIZ_DATA at a folder")
+    except OSError as error:
+        return _write_problem(folder, error)
+    return ""
+
+
+def _write_problem(folder: Path, error: OSError) -> str:
+    fix = ("choose a writable folder (export SSLVIZ_DATA=/path/to/writable/folder)"
+           if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else
+           "check that the disk has room and the folder is usable")
+    return f"cannot write into {folder} ({error.strerror or error}); {fix}"
+
+
+def _blocked(target: Path) -> str:
+    if target.exists() and not target.is_file():
+        return (f"{target} is a folder (or another non-file) where the download must go; move "
+                f"it away (e.g. mv '{target}' '{target}.old'), then fetch again")
+    return ""
+
+
+def _download(data_file: DataFile, target: Path, progress: bool) -> Path:
+    """Stream ``data_file.url`` into ``target``; verify before renaming."""
+    response = _network(urllib.request.urlopen, data_file.url, timeout=_TIMEOUT)
+    with response:
+        size = int(response.headers.get("Content-Length") or 0) or None
+        bar = tqdm(total=size, unit="B", unit_scale=True, unit_divisor=1024,
+                   desc=data_file.name, disable=not progress)
+        with bar, atomic_write(target) as out:
+            digest = hashlib.sha256()
+            while chunk := _network(response.read, _CHUNK):
+                out.write(chunk)
+                digest.update(chunk)
+                bar.update(len(chunk))
+            actual = digest.hexdigest()
+            copy = accept(data_file, target.name, actual)
+            if copy is None:
+                raise _download_mismatch(data_file, Check(CORRUPT, target, None, actual))
+    remember_sha256(target, actual)
+    problem = "" if copy.verified else content_problem(target)
+    if problem:  # no checksum to hold the bytes to, and not even of the file's format
+        target.unlink()
+        raise ChecksumMismatchError(
+            f"The download of {data_file.name} from {data_file.url} was refused and not saved: "
+            f"{problem}. The server may have sent an error page or a changed file. Try again "
+            "later, or get the file from the course data folder and point SSLVIZ_DATA at that "
+            "folder.", path=target, expected=(), actual=actual)
+    if not copy.verified:
+        plain = (" over plain HTTP (nobody vouches for these bytes)"
+                 if data_file.url.startswith("http:") else "")
+        print(f"{target}: downloaded{plain}, but no checksum is known for it ({copy.note}); "
+              f"UNVERIFIED, sha256 {actual}", file=sys.stderr)
+    return target
+
+
+def _network(call, *args, **kwargs):
+    try:
+        return call(*args, **kwargs)
+    except urllib.error.HTTPError as error:
+        raise _ServerError(f"HTTP {error.code} {error.reason}") from error
+    except urllib.error.URLError as error:
+        raise _NetworkError(error.reason) from error
+    except (http.client.HTTPException, ConnectionError, TimeoutError) as error:
+        raise _NetworkError(error) from error
+
+
+def _download_mismatch(data_file: DataFile, check: Check) -> ChecksumMismatchError:
+    expected = known_sha256(data_file, data_file.name)
+    message = (
+        f"The download of {data_file.name} from {data_file.url} was refused and not saved: "
+        f"its sha256 matches no accepted copy.\n"
+        f"  expected sha256: {' or '.join(expected)}\n"
+        f"  actual sha256:   {check.actual}\n"
+        f"  (it would have been saved as {check.path})\n"
+        "The server may have sent an error page or a changed file. Try again later, or get the "
+        "file from the course data folder and point SSLVIZ_DATA at that folder."
+    )
+    return ChecksumMismatchError(message, path=check.path, expected=expected, actual=check.actual)
+
+
+def _sweep_stale_parts(folder: Path, name: str) -> None:
+    """Remove temporary files of downloads of ``name`` killed more than an hour ago."""
+    now = time.time()
+    for part in folder.glob(f".{name}.*.part"):
+        try:
+            if now - part.stat().st_mtime > STALE_PART_SECONDS:
+                part.unlink()
+        except OSError:
+            pass

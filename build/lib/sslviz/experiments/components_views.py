@@ -1,0 +1,260 @@
+"""Lecture 10's experiments: several components per class (M-EM) and two views (co-training).
+
+* **M-EM** on Reuters-21578 (R8) one-vs-rest tasks: a few labeled stories of one topic and of the
+  rest, the other training stories unlabeled, the R8 test stories scored. Naive Bayes on the
+  labeled rows, EM with one component per class, and M-EM with the number of components per class
+  chosen on the labeled rows by held-out log-likelihood (:func:`sslviz.tuning.choose_by_cv`); α by
+  :func:`sslviz.tuning.choose_alpha`. Scores: precision/recall break-even and accuracy.
+* **Co-training** on WebKB course vs the rest (Blum & Mitchell's protocol): 12 labeled pages
+  (3 course), a quarter of the pages for test, the rest unlabeled; supervised page, link and
+  combined Naive Bayes, co-training and self-training on both views together.
+
+Every seeded run goes through :func:`sslviz.experiments.runner.run_jobs` (cached, parallel,
+progress bar). Cost: an M-EM run is about 25 EM fits on 5,485 stories (a few seconds); a
+co-training run 30 iterations of two NB fits on about 800 pages.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.naive_bayes import MultinomialNB
+from sklearn.preprocessing import normalize
+
+from ..cache import ResultCache, data_digest
+from ..co_training import CoTraining
+from ..em import SemiSupervisedNB
+from ..text import TextOptions, load_counts, vectorize
+from ..tuning import choose_alpha, choose_by_cv
+from ..validation import check_int
+from .runner import run_jobs
+
+CACHE_VERSION = 1  # M-EM runs and the WebKB views
+COTRAINING_VERSION = 2  # co-training runs
+COMPONENT_GRID = (1, 2, 4, 8)
+R8_OPTIONS = TextOptions(stop_words="smart", min_df=3)
+TASKS = ("crude", "trade", "ship")
+
+
+# -- data --------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def reuters_counts():
+    """R8 as counts: ``(X_train, target_train, X_test, target_test, names, vocabulary)``."""
+    both = load_counts("reuters21578", R8_OPTIONS, subset="all")
+    n_train = load_counts("reuters21578", R8_OPTIONS, subset="train").X.shape[0]
+    return (both.X[:n_train], both.y[:n_train], both.X[n_train:], both.y[n_train:],
+            list(both.target_names), both.vocabulary)
+
+
+@lru_cache(maxsize=1)
+def webkb_views():
+    """WebKB pages with in-link text: ``(X_page, X_link, target, n_page_words)`` (cached)."""
+    from ..datasets import file_sha256, locate
+
+    key = {"version": CACHE_VERSION, "sha256": file_sha256(locate("webkb")), "min_df": (2, 1)}
+    arrays = ResultCache("webkb_views").get_or_compute(key, _webkb_arrays)
+    page, link = (sp.csr_matrix((arrays[f"{v}_data"], arrays[f"{v}_indices"],
+                                 arrays[f"{v}_indptr"]), shape=tuple(arrays[f"{v}_shape"]))
+                  for v in ("page", "link"))
+    return page, link, arrays["target"], arrays["page_vocabulary"], arrays["link_vocabulary"]
+
+
+def _webkb_arrays():
+    from ..datasets.webkb_links import load_webkb_link_views
+
+    bunch = load_webkb_link_views()
+    keep = bunch.n_inlinks > 0
+    out = {"target": bunch.target[keep]}
+    for view, texts, min_df in (("page", bunch.page_text, 2), ("link", bunch.link_text, 1)):
+        X, vocabulary = vectorize([t for t, k in zip(texts, keep, strict=True) if k],
+                                  TextOptions(stop_words="smart", min_df=min_df))
+        out.update({f"{view}_data": X.data, f"{view}_indices": X.indices,
+                    f"{view}_indptr": X.indptr, f"{view}_shape": np.array(X.shape),
+                    f"{view}_vocabulary": np.asarray(vocabulary, dtype=str)})
+    return out
+
+
+# -- scores --------------------------------------------------------------------------------------
+
+def breakeven(scores, y_true):
+    """Precision/recall break-even (%): precision among the ``n_positive`` top-scored rows."""
+    y_true = np.asarray(y_true)
+    n_positive = int(y_true.sum())
+    if n_positive == 0:
+        raise ValueError("break-even needs at least one positive row")
+    top = np.argsort(-np.asarray(scores), kind="stable")[:n_positive]
+    return 100.0 * y_true[top].mean()
+
+
+def _margin(model, X):
+    log_proba = model.predict_log_proba(X)
+    return log_proba[:, 1] - log_proba[:, 0]
+
+
+# -- M-EM ----------------------------------------------------------------------------------------
+
+def one_vs_rest_labels(target, positive, n_positive, n_negative, seed):
+    """``y`` with ``n_positive`` / ``n_negative`` labeled rows drawn at random, ``-1`` elsewhere."""
+    target = np.asarray(target)
+    rng = np.random.default_rng(seed)
+    pos, neg = np.flatnonzero(target == positive), np.flatnonzero(target != positive)
+    if n_positive > len(pos) or n_negative > len(neg):
+        raise ValueError(f"asked for {n_positive} positive and {n_negative} negative rows; there"
+                         f" are {len(pos)} and {len(neg)}")
+    y = np.full(len(target), -1)
+    y[rng.choice(neg, n_negative, replace=False)] = 0
+    y[rng.choice(pos, n_positive, replace=False)] = 1
+    return y
+
+
+def mem_run(X_train, target_train, X_test, target_test, positive, seed, n_positive=5,
+            n_negative=35, grid=COMPONENT_GRID, max_iter=10):
+    """NB, EM and M-EM on one one-vs-rest split; break-even and accuracy (%) of each."""
+    y = one_vs_rest_labels(target_train, positive, n_positive, n_negative, seed)
+    y_test = (np.asarray(target_test) == positive).astype(int)
+    alpha = choose_alpha(X_train, y).value
+    template = SemiSupervisedNB(alpha=alpha, max_iter=max_iter, record="summary",
+                                random_state=seed)
+    choice = choose_by_cv(template, {"n_components": list(grid)}, X_train, y,
+                          semi_supervised=True, random_state=seed)
+    models = {"NB": template.set_params(max_iter=0, n_components=1),
+              "EM": SemiSupervisedNB(alpha=alpha, max_iter=max_iter, record="summary",
+                                     random_state=seed),
+              "M-EM": SemiSupervisedNB(alpha=alpha, max_iter=max_iter, record="summary",
+                                       n_components=choice.value,
+                                       random_state=seed)}
+    out = {"alpha": alpha, "k": choice.value, "cv_scores": choice.scores,
+           "majority": 100.0 * max(y_test.mean(), 1 - y_test.mean())}
+    unlabeled = y == -1
+    for name, model in models.items():
+        model.fit(X_train, y)
+        out[f"{name}_breakeven"] = breakeven(_margin(model, X_test), y_test)
+        out[f"{name}_accuracy"] = 100.0 * np.mean(model.predict(X_test) == y_test)
+        absorbed = np.asarray(target_train)[unlabeled][model.predict(X_train[unlabeled]) == 1]
+        out[f"{name}_absorbed"] = np.bincount(absorbed, minlength=int(np.max(target_train)) + 1)
+    return out
+
+
+def mem_experiment(tasks=TASKS, seeds=range(5), *, n_positive=5, n_negative=35, n_jobs=None,
+                   use_cache=True, progress=True):
+    """:func:`mem_run` for every task and seed; a list of result dicts in (task, seed) order."""
+    X_train, t_train, X_test, t_test, names, _ = reuters_counts()
+    digest = data_digest(X_train, t_train, X_test, t_test)
+    jobs = [{"positive": names.index(task), "seed": int(seed), "n_positive": n_positive,
+             "n_negative": n_negative} for task in tasks for seed in seeds]
+    return run_jobs(mem_run, jobs, kind="components_views_mem",
+                    key=lambda job: {**job, "data": digest, "version": CACHE_VERSION},
+                    shared={"X_train": X_train, "target_train": t_train, "X_test": X_test,
+                            "target_test": t_test},
+                    n_jobs=n_jobs, use_cache=use_cache, progress=progress,
+                    description="M-EM runs")
+
+
+def component_top_words(X, y, vocabulary, *, alpha, n_components, seed, max_iter=10, k=8):
+    """Top words of every mixture component at each EM iteration (list over iterations of
+    ``(n_components_total, k)`` word arrays), components of class 0 first."""
+    model = SemiSupervisedNB(alpha=alpha, n_components=n_components, max_iter=max_iter,
+                             random_state=seed)
+    frames = []
+    for _ in model.iter_fit(X, y):
+        order = np.argsort(-model.component_log_prob_, axis=1)[:, :k]
+        frames.append(np.asarray(vocabulary)[order])
+    return frames
+
+
+# -- co-training ---------------------------------------------------------------------------------
+
+def cotraining_split(target, seed, n_positive=3, n_negative=9, test_fraction=0.25):
+    """Test rows (a quarter), and ``y`` over the other rows (``-1`` unlabeled)."""
+    target = np.asarray(target)
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(target))
+    n_test = int(len(target) * test_fraction)
+    test, train = np.sort(order[:n_test]), np.sort(order[n_test:])
+    y = np.full(len(train), -1)
+    pos = rng.permutation(np.flatnonzero(target[train] == 1))[:n_positive]
+    neg = rng.permutation(np.flatnonzero(target[train] == 0))[:n_negative]
+    if len(pos) < n_positive or len(neg) < n_negative:
+        raise ValueError("not enough pages of a class for the labeled set")
+    y[pos], y[neg] = 1, 0
+    return train, test, y
+
+
+def cotraining_run(X_page, X_link, target, seed, n_positive=3, n_negative=9, max_iter=30,
+                   link_length=None):
+    """Supervised, co-trained and self-trained errors (%) on one split, and what was added.
+
+    ``link_length``: scale every page's link-word counts to this many words (``None``: raw).
+    """
+    target = np.asarray(target)
+    if link_length is not None:
+        X_link = sp.csr_matrix(normalize(X_link, norm="l1") * float(link_length))
+    train, test, y = cotraining_split(target, seed, n_positive, n_negative)
+    X = sp.hstack([X_page, X_link]).tocsr()
+    n0 = X_page.shape[1]
+    err = {}
+
+    def error(pred):
+        return 100.0 * np.mean(pred != target[test])
+
+    for name, view in (("page", X_page), ("link", X_link)):
+        alpha = choose_alpha(view[train], y).value
+        model = MultinomialNB(alpha=alpha).fit(view[train][y != -1], y[y != -1])
+        err[f"supervised_{name}"] = error(model.predict(view[test]))
+        err[f"alpha_{name}"] = alpha
+    alpha = choose_alpha(X[train], y).value
+    err["alpha_both"] = alpha
+    nb = MultinomialNB(alpha=alpha)
+    combined = CoTraining(n0, estimator=nb, max_iter=0, random_state=seed).fit(X[train], y)
+    err["supervised_combined"] = error(combined.predict(X[test]))
+    co = CoTraining(n0, estimator=nb, max_iter=max_iter, random_state=seed).fit(X[train], y)
+    err["co_page"] = error(co.predict_view(X[test], 0))
+    err["co_link"] = error(co.predict_view(X[test], 1))
+    err["co_combined"] = error(co.predict(X[test]))
+    self_trained = CoTraining(n0, estimator=nb, max_iter=max_iter, mode="self",
+                              random_state=seed).fit(X[train], y)
+    err["self_both"] = error(self_trained.predict(X[test]))
+    err["co_link_course_share"] = 100.0 * np.mean(co.predict_view(X[test], 1) == 1)
+    steps = list(co.trace_)[1:]
+    added = np.concatenate([s.added for s in steps]).astype(int)
+    labels = np.concatenate([s.labels for s in steps]).astype(int)
+    by_view = np.concatenate([s.by_view for s in steps]).astype(int)
+    iteration = np.concatenate([np.full(len(s.added), s.iteration) for s in steps])
+    truth = target[train][added]
+    page_words = np.asarray(X_page[train].sum(axis=1)).ravel()
+    link_words = np.asarray(X_link[train].sum(axis=1)).ravel()
+    return {**err, "added": train[added], "added_label": labels, "added_true": truth,
+            "added_view": by_view, "added_iteration": iteration,
+            "added_link_words": link_words[added], "added_page_words": page_words[added],
+            "median_link_words": np.median(link_words), "median_page_words":
+            np.median(page_words)}
+
+
+def cotraining_experiment(seeds=range(5), *, n_positive=3, n_negative=9, link_length=None,
+                          n_jobs=None, use_cache=True, progress=True):
+    """:func:`cotraining_run` for every seed; a list in seed order."""
+    X_page, X_link, target, _, _ = webkb_views()
+    check_int("n_positive", n_positive, minimum=1)
+    check_int("n_negative", n_negative, minimum=1)
+    digest = data_digest(X_page, X_link, target)
+    jobs = [{"seed": int(seed), "n_positive": n_positive, "n_negative": n_negative}
+            for seed in seeds]
+    if link_length is not None:
+        jobs = [{**job, "link_length": float(link_length)} for job in jobs]
+    return run_jobs(cotraining_run, jobs, kind="components_views_cot",
+                    key=lambda job: {**job, "data": digest, "version": COTRAINING_VERSION},
+                    shared={"X_page": X_page, "X_link": X_link, "target": target},
+                    n_jobs=n_jobs, use_cache=use_cache, progress=progress,
+                    description="co-training runs")
+
+
+def summary(results, names):
+    """``{name: (mean, std, min, max)}`` over the runs of each named scalar."""
+    out = {}
+    for name in names:
+        values = np.array([float(r[name]) for r in results])
+        out[name] = (values.mean(), values.std(), values.min(), values.max())
+    return out

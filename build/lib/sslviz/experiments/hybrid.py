@@ -1,0 +1,407 @@
+"""Experiments of the hybrid lecture (09): Tables 1-3 and Figure 2 of Fujino, Ueda & Saito (2005).
+
+One *evaluation set* (a seed) of a corpus is drawn as in the paper: test documents (Reuters: the
+later ModApte articles; WebKB and 20 Newsgroups comp.*: 1,000 at random), then the unlabeled
+documents (4,500 earlier Reuters articles; 2,500 otherwise), then the labeled documents from what
+is left -- stratified, with at least one document of every class (the paper drew them at random,
+so its small labeled sets could miss a class). On one evaluation set and labeled-set size,
+:func:`evaluate_split` fits the five methods of the tables, every hyper-parameter chosen on the
+labeled rows only:
+
+* **NB** -- ``MultinomialNB``, α by :func:`sslviz.tuning.choose_alpha`: the exact leave-one-out
+  log-likelihood of the labels (the paper tunes its Dirichlet prior by leave-one-out likelihood),
+  or the Dirichlet-multinomial evidence when a class has a single labeled document;
+* **EM-λ** -- :class:`sslviz.em.SemiSupervisedNB` with NB's α and λ from {0.01 ... 1} by
+  cross-validation on the labeled rows, each fold trained with every unlabeled row;
+* **MLR** -- scikit-learn's multinomial ``LogisticRegression`` without intercept (eq. 2) on
+  unit-length count vectors, C by cross-validation;
+* **MLR/MER** -- :class:`sslviz.entropy_reg.EntropyRegularizedLR` with MLR's C and λ from the
+  paper's grid by cross-validation. The paper chose λ on the *test* set; that optimistic
+  reference is recorded too (``mer_test_by_weight``), never used to pick anything;
+* **hybrid** -- :class:`sslviz.hybrid.HybridNB` with NB's α for θ and ψ (the paper uses one
+  Dirichlet prior, tuned as above, for both).
+
+Cross-validation scores the held-out log-likelihood of the labels (``sslviz.tuning``'s proper
+score; the paper maximised leave-one-out accuracy for EM-λ) on stratified folds when every class
+has two labeled documents, else on plain shuffled folds (``allow_unstratified``), as nothing can
+be stratified then.
+
+Each (corpus, size, seed) is one job of :func:`sslviz.experiments.runner.run_jobs`: cached (kind
+``"hybrid"``), parallel, resumable. Paper scale: ``python -m sslviz.experiments hybrid table``
+(:mod:`.hybrid_studies`).
+
+Lecture scale (``hybrid_table(..., mer=False, normalization_cv=False)``) leaves out the two
+costly cross-validations -- MER's eight λ (about four fifths of a job's time) and the
+normalisation study's -- and :func:`.hybrid_studies.mer_study` runs MER's λ grid on one corpus
+instead, one job per (seed, λ), with the same folds, so its choice equals the table's. Every
+other number is the same computation as at paper scale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.linear_model import LogisticRegression
+from sklearn.naive_bayes import MultinomialNB
+from sklearn.preprocessing import normalize
+from threadpoolctl import threadpool_limits
+
+from ..cache import data_digest
+from ..em import SemiSupervisedNB
+from ..entropy_reg import EntropyRegularizedLR
+from ..hybrid import HybridNB
+from ..splits import Split, split_labeled
+from ..text import TextOptions, load_counts
+from ..tuning import choose_alpha, choose_by_cv
+from ..validation import check_choice, labeled_mask
+from .runner import run_jobs
+
+CACHE_VERSION = 3  # 3: α by leave-one-out likelihood, cv by held-out log-likelihood
+METHODS = ("hybrid", "em-lambda", "mlr/mer", "nb", "mlr")
+METHOD_LABELS = {"hybrid": "Proposed (hybrid)", "em-lambda": "EM-λ", "mlr/mer": "MLR/MER",
+                 "nb": "NB", "mlr": "MLR"}
+EM_WEIGHTS = (0.01, 0.1, 0.25, 0.5, 0.75, 1.0)
+MER_WEIGHTS = (1e-5, 1e-4, 1e-3, 1e-2, 0.1, 0.2, 0.5, 1.0)
+C_GRID = (1.0, 10.0, 100.0, 1000.0)
+MER_FOLDS = 3  # MER is the costly fit (eight λ per fold): three folds, not five
+COMP_GROUPS = ("comp.graphics", "comp.os.ms-windows.misc", "comp.sys.ibm.pc.hardware",
+               "comp.sys.mac.hardware", "comp.windows.x")
+
+#: corpus -> (loader name, text options, loader arguments, test documents, unlabeled documents)
+CORPORA = {
+    "reuters": ("reuters21578", TextOptions(stop_words="smart"), {"subset": "all"}, None, 4500),
+    "webkb": ("webkb", TextOptions(stop_words="smart"), {}, 1000, 2500),
+    "20news": ("20newsgroups", TextOptions(stop_words="smart", min_df=2),
+               {"subset": "all", "categories": list(COMP_GROUPS)}, 1000, 2500),
+}
+PAPER_SIZES = {"reuters": (16, 32, 64, 128, 256, 512, 1024),
+               "webkb": (8, 16, 32, 64, 128, 256, 512),
+               "20news": (10, 20, 40, 80, 160, 320, 640, 1280)}
+PAPER_N_SEEDS = 10
+
+#: Tables 1-3: corpus -> size -> accuracy (%) in the order of METHODS, and the standard deviations
+PAPER_TABLES = {
+    "reuters": {16: ((83.3, 86.1, 73.1, 70.1, 67.4), (4.5, 2.6, 6.8, 6.0, 8.0)),
+                32: ((89.7, 89.4, 82.1, 80.1, 80.9), (1.7, 1.9, 3.9, 1.4, 3.4)),
+                64: ((92.2, 90.0, 83.4, 84.1, 83.1), (0.7, 1.6, 5.0, 1.5, 4.6)),
+                128: ((92.8, 91.4, 88.5, 88.1, 87.8), (0.7, 0.9, 1.5, 0.8, 1.3)),
+                256: ((93.3, 92.2, 90.8, 89.9, 90.5), (0.6, 0.8, 0.8, 1.3, 0.8)),
+                512: ((94.0, 93.1, 93.3, 92.4, 93.0), (0.4, 0.5, 0.6, 0.7, 0.6)),
+                1024: ((94.6, 93.7, 94.6, 93.5, 94.4), (0.2, 0.3, 0.3, 0.5, 0.3))},
+    "webkb": {8: ((61.6, 61.9, 52.8, 53.5, 52.4), (6.1, 10.4, 5.0, 8.5, 4.8)),
+              16: ((66.5, 68.2, 53.2, 59.3, 53.2), (4.5, 4.7, 7.0, 3.9, 6.6)),
+              32: ((72.9, 71.4, 61.8, 68.2, 61.8), (3.0, 3.0, 5.3, 3.1, 5.0)),
+              64: ((76.9, 74.3, 69.6, 72.7, 69.0), (2.0, 2.3, 3.4, 1.3, 2.7)),
+              128: ((79.4, 75.5, 77.6, 76.7, 77.4), (1.6, 2.3, 2.2, 1.8, 2.1)),
+              256: ((81.4, 77.8, 83.1, 79.4, 83.0), (1.6, 1.6, 1.9, 1.1, 1.8)),
+              512: ((83.2, 79.1, 87.4, 82.2, 87.4), (1.7, 1.9, 1.3, 1.2, 1.2))},
+    "20news": {10: ((52.2, 40.7, 42.7, 31.7, 37.6), (14.1, 10.7, 8.3, 5.9, 5.4)),
+               20: ((63.5, 51.4, 45.2, 41.8, 44.6), (5.6, 6.7, 5.0, 4.9, 4.2)),
+               40: ((68.7, 56.7, 52.4, 46.8, 51.0), (2.8, 6.3, 5.4, 2.9, 3.7)),
+               80: ((72.8, 59.4, 59.3, 53.5, 59.0), (2.3, 4.4, 2.6, 3.8, 2.3)),
+               160: ((76.0, 65.4, 67.6, 60.7, 66.6), (1.5, 4.4, 2.7, 2.7, 2.1)),
+               320: ((78.3, 69.4, 73.7, 68.4, 72.7), (1.0, 2.3, 1.3, 1.6, 1.1)),
+               640: ((81.2, 74.4, 79.1, 74.9, 77.7), (1.3, 1.4, 1.4, 1.8, 1.2)),
+               1280: ((83.6, 78.1, 82.2, 77.9, 81.1), (1.2, 1.9, 1.4, 1.9, 1.4))},
+}
+
+
+@dataclass(frozen=True)
+class HybridCorpus:
+    """A corpus prepared as in the paper."""
+
+    name: str
+    X: object  # sparse (n_documents, n_words) counts
+    y: np.ndarray
+    target_names: list
+    vocabulary: np.ndarray
+    test_rows: np.ndarray | None  # fixed test documents (Reuters' later articles) or None
+    n_test: int | None  # random test documents drawn per evaluation set
+    n_unlabeled: int
+
+
+def load_hybrid_corpus(name):
+    """Reuters R8 (ModApte time split), WebKB (4 classes) or 20 Newsgroups comp.*, counted with
+    the SMART stop list (20 Newsgroups: words of one post only removed too)."""
+    check_choice("corpus", name, tuple(CORPORA))
+    loader, options, kwargs, n_test, n_unlabeled = CORPORA[name]
+    counts = load_counts(loader, options, **kwargs)
+    test_rows = None
+    if name == "reuters":  # training (earlier) stories come first
+        n_train = load_counts(loader, options, subset="train").X.shape[0]
+        test_rows = np.arange(n_train, counts.X.shape[0])
+    return HybridCorpus(name, counts.X, np.asarray(counts.y), list(counts.target_names),
+                        counts.vocabulary, test_rows, n_test, n_unlabeled)
+
+
+def evaluation_split(y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled):
+    """Test rows, then ``n_unlabeled`` unlabeled rows, then a stratified labeled set.
+
+    The unlabeled set of a seed does not depend on ``n_labeled`` (unless the rows left after it
+    are fewer than ``n_labeled``: then the unlabeled set gives up just enough rows).
+    """
+    y = np.asarray(y)
+    rng = np.random.RandomState(seed)
+    rows = np.arange(len(y))
+    if test_rows is None:
+        test = split_labeled(y, n_test, random_state=rng).labeled
+    else:
+        test = np.asarray(test_rows)
+    pool = rng.permutation(np.setdiff1d(rows, test))
+    n_unlabeled = min(n_unlabeled, len(pool) - n_labeled)
+    unlabeled = np.sort(pool[:n_unlabeled])
+    labeled = split_labeled(y, n_labeled, test_rows=np.concatenate([test, unlabeled]),
+                            n_unlabeled=0, random_state=rng).labeled
+    return Split(labeled, unlabeled, np.sort(test))
+
+
+def choose_on_labeled(estimator, param_grid, X, y, *, cv=5, random_state=None,
+                      semi_supervised=False):
+    """:func:`sslviz.tuning.choose_by_cv` as the tables use it: plain folds when a class has a
+    single labeled row; a candidate whose fit fails on a fold is never chosen.
+
+    ``semi_supervised=True`` trains every fold with all unlabeled rows too: a semi-supervised
+    model (HybridNB, EM-λ, MER) without them is a different model (ψ would be uniform)."""
+    return choose_by_cv(estimator, param_grid, X, y, cv=cv, random_state=random_state,
+                        semi_supervised=semi_supervised, allow_unstratified=True,
+                        error_score=-np.inf)
+
+
+def lr_features(X):
+    """What MLR and MER see: count vectors scaled to unit length."""
+    return normalize(X.astype(float))
+
+
+def labeled_columns(X, y):
+    """The columns with a nonzero entry in some labeled row of ``X``.
+
+    Logistic regression with a Gaussian prior and no intercept gives every other word weight 0
+    (its gradient is its weight over C, 0 from the start), so fitting on these columns alone is
+    the same model -- and many times faster on a 30,000-word vocabulary with 10 labeled rows.
+    """
+    return np.flatnonzero(sp.csr_matrix(X)[labeled_mask(y)].getnnz(axis=0))
+
+
+def evaluate_split(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled,
+                   mer=True, normalization_cv=True):
+    """The five methods (and the normalisation study) on one evaluation set; a dict of arrays.
+
+    ``mer=False`` (lecture scale) skips MLR/MER, whose entries are then NaN
+    (:func:`mer_study` studies it on one corpus instead); ``normalization_cv=False`` skips the
+    cross-validation of the normalisation study (``normalize_cv`` NaN; its leave-one-out
+    criterion and test accuracies cost two fits and are kept).
+
+    Keys: ``accuracy`` (5,) in the order of :data:`METHODS`; ``alpha``, ``em_weight``, ``C``,
+    ``mer_weight`` (chosen values); ``alpha_by_evidence`` (1 when α was chosen by the evidence,
+    0 by the leave-one-out likelihood); ``hybrid_weights`` (λ1, λ2); ``hybrid_iterations``;
+    ``mer_test_by_weight`` and ``mer_max_share_by_weight`` (8,) over :data:`MER_WEIGHTS`;
+    ``normalize_cv`` (2,) cross-validated log-likelihood of HybridNB without / with length
+    normalisation, ``normalize_loo`` (2,) their leave-one-out conditional log-likelihood per
+    labeled document, ``normalize_test`` (2,) their test accuracy (reported, never used).
+    """
+    split = evaluation_split(y, n_labeled, seed, test_rows=test_rows, n_test=n_test,
+                             n_unlabeled=n_unlabeled)
+    X_train, y_train = X[split.train], split.semi_supervised_targets(y)
+    X_lab, y_lab = X[split.labeled], y[split.labeled]
+    X_test, y_test = X[split.test], y[split.test]
+    F_train, F_test = lr_features(X_train), lr_features(X_test)
+    n_lab = len(split.labeled)
+
+    def accuracy(model, features=X_test):
+        return float(np.mean(model.predict(features) == y_test))
+
+    alpha_choice = choose_alpha(X_train, y_train, random_state=seed)
+    alpha = alpha_choice.value
+    nb = MultinomialNB(alpha=alpha).fit(X_lab, y_lab)
+    em_template = SemiSupervisedNB(alpha=alpha, max_iter=10, record="summary")
+    em_weight = choose_on_labeled(em_template, {"unlabeled_weight": list(EM_WEIGHTS)}, X_train,
+                                  y_train, random_state=seed, semi_supervised=True).value
+    em = clone(em_template).set_params(unlabeled_weight=em_weight).fit(X_train, y_train)
+    mlr_template = LogisticRegression(fit_intercept=False, max_iter=1000)
+    seen = labeled_columns(F_train, y_train)
+    C = choose_on_labeled(mlr_template, {"C": list(C_GRID)}, F_train[:, seen], y_train,
+                          random_state=seed).value
+    mlr = clone(mlr_template).set_params(C=C).fit(F_train[:n_lab][:, seen], y_lab)
+    if mer:
+        mer_template = EntropyRegularizedLR(C=C, record="summary")
+        mer_weight = choose_on_labeled(mer_template, {"entropy_weight": list(MER_WEIGHTS)},
+                                       F_train, y_train, cv=MER_FOLDS, random_state=seed,
+                                       semi_supervised=True).value
+        mer_models = [clone(mer_template).set_params(entropy_weight=w).fit(F_train, y_train)
+                      for w in MER_WEIGHTS]
+        mer_test = np.array([accuracy(m, F_test) for m in mer_models])
+        mer_shares = np.array([m.trace_[-1].unlabeled_shares.max() for m in mer_models])
+        mer_accuracy = mer_test[MER_WEIGHTS.index(mer_weight)]
+    else:
+        mer_weight = mer_accuracy = np.nan
+        mer_test = mer_shares = np.full(len(MER_WEIGHTS), np.nan)
+    hybrids = [HybridNB(alpha=alpha, normalize=norm).fit(X_train, y_train)
+               for norm in (None, "length")]
+    normalize_cv = (choose_on_labeled(HybridNB(alpha=alpha), {"normalize": [None, "length"]},
+                                      X_train, y_train, random_state=seed,
+                                      semi_supervised=True).scores
+                    if normalization_cv else np.full(2, np.nan))
+    return {
+        "accuracy": np.array([accuracy(hybrids[0]), accuracy(em), mer_accuracy,
+                              accuracy(nb), accuracy(mlr, F_test[:, seen])]),
+        "alpha": np.float64(alpha),
+        "alpha_by_evidence": np.int64(alpha_choice.criterion == "evidence"),
+        "em_weight": np.float64(em_weight), "C": np.float64(C),
+        "mer_weight": np.float64(mer_weight),
+        "hybrid_weights": hybrids[0].weights_, "hybrid_iterations": np.int64(hybrids[0].n_iter_),
+        "mer_test_by_weight": mer_test, "mer_max_share_by_weight": mer_shares,
+        "normalize_cv": np.asarray(normalize_cv, dtype=float),
+        "normalize_loo": np.array([h.trace_[-1].loo_log_likelihood / n_lab for h in hybrids]),
+        "normalize_test": np.array([accuracy(h) for h in hybrids]),
+    }
+
+
+@dataclass(frozen=True)
+class HybridTable:
+    """Results of :func:`hybrid_table`: arrays of shape (n_sizes, n_seeds, ...)."""
+
+    corpus: str
+    sizes: np.ndarray
+    seeds: np.ndarray
+    results: dict  # name -> ndarray (n_sizes, n_seeds, ...), the keys of evaluate_split
+
+    @property
+    def accuracy(self):
+        """Test accuracy, shape (n_sizes, n_seeds, n_methods) in the order of METHODS."""
+        return self.results["accuracy"]
+
+    def method(self, name):
+        """Accuracy of one method, shape (n_sizes, n_seeds)."""
+        return self.accuracy[:, :, METHODS.index(check_choice("method", name, METHODS))]
+
+
+def hybrid_table(corpus, *, sizes, seeds, mer=True, normalization_cv=True, use_cache=True,
+                 n_jobs=None, progress=True, description=None):
+    """Tables 1-3 for one :class:`HybridCorpus`: every method at every size and seed (cached).
+
+    ``normalization_cv=False`` skips the normalisation study's cross-validation (NaN).
+    ``mer=False`` leaves MLR/MER out (NaN): at lecture scale its cross-validation over the
+    λ grid costs more than the other four methods together."""
+    sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
+    digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
+    for name, flag in (("mer", mer), ("normalization_cv", normalization_cv)):
+        if not isinstance(flag, bool | np.bool_):
+            raise ValueError(f"{name} must be True or False, got {flag!r}")
+    settings = {"test_rows": corpus.test_rows, "n_test": corpus.n_test,
+                "n_unlabeled": corpus.n_unlabeled, "mer": bool(mer),
+                "normalization_cv": bool(normalization_cv)}
+
+    def key(job):
+        return {"data": digest, "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled,
+                "mer": bool(mer), "normalization_cv": bool(normalization_cv),
+                "version": CACHE_VERSION, **job}
+
+    jobs = [{"n_labeled": int(size), "seed": int(seed)} for size in sizes for seed in seeds]
+    results = run_jobs(evaluate_split, jobs, kind="hybrid", key=key,
+                       shared={"X": corpus.X, "y": corpus.y, **settings}, use_cache=use_cache,
+                       n_jobs=n_jobs, progress=progress,
+                       description=description or f"Table ({corpus.name})")
+    stacked = {name: np.array([r[name] for r in results]).reshape(
+        len(sizes), len(seeds), *np.shape(results[0][name])) for name in results[0]}
+    return HybridTable(corpus.name, sizes, seeds, stacked)
+
+
+def table_text(table, *, paper=True):
+    """The table as text: mean (sd) over seeds per method, the paper's below each row."""
+    short = {"hybrid": "hybrid", "em-lambda": "EM-λ", "mlr/mer": "MLR/MER", "nb": "NB",
+             "mlr": "MLR"}
+    header = f"{'|Dl|':>6} " + " ".join(f"{short[m]:>12}" for m in METHODS)
+    lines = [f"{table.corpus}: test accuracy (%), mean (sd) over {len(table.seeds)} "
+             "evaluation sets", header]
+    for i, size in enumerate(table.sizes):
+        acc = table.accuracy[i] * 100
+        lines.append(f"{size:>6} " + " ".join(
+            f"{'—':>12}" if np.isnan(m) else f"{m:5.1f} ({s:4.1f})"
+            for m, s in zip(acc.mean(0), acc.std(0), strict=True)))
+        reference = PAPER_TABLES[table.corpus].get(int(size)) if paper else None
+        if reference:
+            lines.append(f"{'paper':>6} " + " ".join(
+                f"{m:5.1f} ({s:4.1f})" for m, s in zip(*reference, strict=True)))
+    return "\n".join(lines)
+
+
+def normalization_text(table):
+    """The open question, on labeled-data criteria: HybridNB without / with length scaling.
+
+    Per size, means over seeds: the cross-validated log-likelihood per held-out labeled
+    document ("—" when not computed), the
+    leave-one-out conditional log-likelihood per labeled document that the fit maximises, the
+    share of evaluation sets on which each criterion prefers per-token scaling, and test accuracy
+    (reported last, never used to choose)."""
+    r = table.results
+    lines = [f"{table.corpus}: HybridNB, document log-likelihoods (paper) / per-token",
+             f"{'|Dl|':>6} {'cv logL/doc':>17} {'LOO logL/doc':>17} {'prefer per-token: cv':>21} "
+             f"{'LOO':>5} {'test acc':>15}"]
+    for i, size in enumerate(table.sizes):
+        cv, loo, test = (r[k][i] for k in ("normalize_cv", "normalize_loo", "normalize_test"))
+        if np.isnan(cv).all():
+            cv_text, picks_text = f"{'—':>17}", f"{'—':>21}"
+        else:
+            cv_text = f"{cv[:, 0].mean():>7.3f} / {cv[:, 1].mean():>7.3f}"
+            picks_text = f"{np.mean(cv[:, 1] > cv[:, 0]):>21.0%}"
+        lines.append(f"{size:>6} {cv_text} {loo[:, 0].mean():>8.3f} / {loo[:, 1].mean():>6.3f} "
+                     f"{picks_text} {np.mean(loo[:, 1] > loo[:, 0]):>5.0%} "
+                     f"{test[:, 0].mean() * 100:>6.1f} / {test[:, 1].mean() * 100:>5.1f}")
+    return "\n".join(lines)
+
+
+def mer_text(table):
+    """MLR/MER: λ chosen by cross-validation vs the test-picked λ (the paper's optimistic
+    reference), and how much of the unlabeled set the largest class takes at each λ."""
+    r = table.results
+    if np.isnan(r["mer_weight"]).all():
+        return f"{table.corpus}: MLR/MER not computed in this table (hybrid_table(mer=False))"
+    mer = table.method("mlr/mer") * 100
+    best = r["mer_test_by_weight"].max(axis=2) * 100
+    lines = [f"{table.corpus}: MLR/MER accuracy (%), λ by cv vs λ picked on the test set "
+             "(optimistic)", f"{'|Dl|':>6} {'cv':>6} {'test-picked':>11}   largest class "
+             "share of unlabeled rows at λ =", " " * 34 + " ".join(f"{w:>6g}" for w in MER_WEIGHTS)]
+    for i, size in enumerate(table.sizes):
+        shares = r["mer_max_share_by_weight"][i].mean(axis=0) * 100
+        lines.append(f"{size:>6} {mer[i].mean():>6.1f} {best[i].mean():>11.1f}         "
+                     + " ".join(f"{s:>5.0f}%" for s in shares))
+    return "\n".join(lines)
+
+
+# -- single runs for the explorers ---------------------------------------------------------------
+def hybrid_run(corpus, *, n_labeled, seed, normalize=None):
+    """One evaluation set: the fitted HybridNB (with its trace), its split and test accuracy."""
+    split = evaluation_split(corpus.y, n_labeled, seed, test_rows=corpus.test_rows,
+                             n_test=corpus.n_test, n_unlabeled=corpus.n_unlabeled)
+    X_train, y_train = corpus.X[split.train], split.semi_supervised_targets(corpus.y)
+    # small dense products: a second BLAS thread only waits (6x slower on a busy 2-core machine;
+    # the numbers are the same). Parallel jobs get one thread each from joblib already.
+    with threadpool_limits(1):
+        alpha = choose_alpha(X_train, y_train, random_state=seed).value
+        model = HybridNB(alpha=alpha, normalize=normalize).fit(X_train, y_train)
+    accuracy = float(np.mean(model.predict(corpus.X[split.test]) == corpus.y[split.test]))
+    return split, model, accuracy
+
+
+def mer_sweep(corpus, *, n_labeled, seed, weights=MER_WEIGHTS, C=None):
+    """MLR/MER fitted at every λ of ``weights`` on one evaluation set (C by cv unless given).
+
+    Returns ``(C, models, test accuracies)``; each model's trace records the unlabeled rows'
+    class shares.
+    """
+    split = evaluation_split(corpus.y, n_labeled, seed, test_rows=corpus.test_rows,
+                             n_test=corpus.n_test, n_unlabeled=corpus.n_unlabeled)
+    F_train = lr_features(corpus.X[split.train])
+    y_train = split.semi_supervised_targets(corpus.y)
+    if C is None:
+        seen = labeled_columns(F_train, y_train)
+        C = choose_on_labeled(LogisticRegression(fit_intercept=False, max_iter=1000),
+                              {"C": list(C_GRID)}, F_train[:, seen], y_train,
+                              random_state=seed).value
+    models = [EntropyRegularizedLR(C=C, entropy_weight=w).fit(F_train, y_train)
+              for w in weights]
+    F_test, y_test = lr_features(corpus.X[split.test]), corpus.y[split.test]
+    return C, models, np.array([np.mean(m.predict(F_test) == y_test) for m in models])

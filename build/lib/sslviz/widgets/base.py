@@ -1,0 +1,413 @@
+"""The explorer shell every lecture widget uses: controls, one figure, a caption, export, errors.
+
+An :class:`Explorer` owns one matplotlib ``Figure`` (created once, never through pyplot), shows it
+as a PNG in an ``ipywidgets.Image`` and redraws it whenever a control changes: the explorer's
+``update(values)`` edits the artists, then the figure is rendered again. After every redraw the
+caption states the parameters on screen (browser tests wait for it), and the export control saves
+exactly this figure. An error in an update is shown under the figure, not lost.
+
+Browser tests and the figure-export command find explorers by CSS classes: the explorer box has
+``sslviz-explorer``, its main control (the one a lecture drags first: the labeled-set size where
+there is one, else the iteration stepper) ``sslviz-main``, the figure ``sslviz-figure``, the
+caption ``sslviz-caption``, the error area ``sslviz-error`` and the export control
+``sslviz-export``. A control whose description would not fit ipywidgets' label width is given the
+width of its text (:func:`fit_descriptions`), so that no label is cut on screen or on a slide.
+Every explorer created in a kernel is remembered (weakly) so that :func:`export_explorers` can
+save them all.
+
+The projector style (:func:`sslviz.export.use_projector_style`) is read when an explorer is
+created; its factory draws the figure inside :func:`sslviz.export.style_context`, and every later
+redraw of that explorer runs in the same style.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import io
+import re
+import time
+import weakref
+from functools import lru_cache
+
+import ipywidgets as widgets
+import matplotlib as mpl
+from ipywidgets.widgets.widget_description import DescriptionWidget
+from matplotlib.figure import Figure
+
+from ..export import (
+    format_value,
+    projector_style,
+    projector_style_enabled,
+    save_figure,
+    style_context,
+)
+from .export_control import FigureNotOnScreen, export_control
+from .frames import Frames, call_when_idle, frame_key, neighbour_values, replay_controls
+
+MAIN_CONTROL_PREFERENCE = ("n_labeled", "iteration")
+_NO_AUTOMATIC_LAYOUT = {"figure.autolayout": False, "figure.constrained_layout.use": False}
+DRAW_AHEAD = 6
+"""Frames drawn ahead around the one on screen (three steps each way along a replay slider):
+enough to stay ahead of Play and of a drag, few enough that an idle kernel is soon idle again."""
+DESCRIPTION_PX = 80
+"""ipywidgets' label width (``--jp-widgets-inline-label-width``), in CSS pixels."""
+DESCRIPTION_FONT_PX = 13
+"""The widgets' font size (``--jp-widgets-font-size``), in CSS pixels."""
+_DESCRIPTION_MARGIN_PX = 10  # the label's right padding and a little slack
+_LIVE = weakref.WeakValueDictionary()  # creation order -> explorer
+_created = 0
+
+
+class Explorer(widgets.VBox):
+    """A figure wired to controls. Drive it from code with ``explorer.controls[name].value = v``.
+
+    Parameters
+    ----------
+    name : str
+        Start of exported file names, e.g. ``"04_em_naive_bayes-top_words"``.
+    figure : matplotlib.figure.Figure
+    controls : dict of str -> ipywidgets.ValueWidget
+        Shown in this order; each change triggers ``update``.
+    update : callable (dict of current values) -> None
+        Changes the figure's artists for the given control values. It must read the values from
+        its argument, never from the controls: frames are drawn ahead for values not (yet) on
+        the controls (see :mod:`sslviz.widgets.frames`).
+    extra_controls : list of widgets, optional
+        Shown beside the controls but not observed (e.g. a Play button linked to a slider).
+    main : str, optional
+        Name of the main control (marked for browser tests). Default: ``"n_labeled"`` if there is
+        one, else ``"iteration"``, else the first control.
+    dpi : int
+        Resolution of the on-screen image.
+    """
+
+    def __init__(self, name, figure, controls, update, *, extra_controls=(), main=None, dpi=90):
+        global _created
+        self.name = name
+        self.figure = figure
+        self.controls = dict(controls)
+        self.main = _main_control(self.controls, main)
+        self.projector = projector_style_enabled()
+        self._update = update
+        self._dpi = dpi
+        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        self.caption = widgets.Label()
+        self.error = widgets.HTML()
+        self.last_error = None
+        self.redraw_seconds = float("nan")
+        self._layout_frozen = False
+        self._drawing = False
+        self._shown_values = None  # control values of the image on screen
+        self._figure_values = None  # control values the figure's artists show now
+        self._frames = Frames()
+        self._replay = replay_controls(self.controls)
+        self._ahead = 0  # number of the current chain of frames drawn ahead
+        self.export = export_control(self.figure_on_screen, name, self.params)
+        fit_descriptions(list(extra_controls) + list(self.controls.values()))
+        control_box = widgets.HBox(list(extra_controls) + list(self.controls.values()),
+                                   layout=widgets.Layout(flex_flow="row wrap"))
+        super().__init__([control_box, self.image, self.caption, self.error, self.export])
+        self.add_class("sslviz-explorer")
+        self.controls[self.main].add_class("sslviz-main")
+        self.image.add_class("sslviz-figure")
+        self.caption.add_class("sslviz-caption")
+        self.error.add_class("sslviz-error")
+        self.export.add_class("sslviz-export")
+        for control in self.controls.values():
+            control.observe(self._on_change, names="value")
+        self.initial_values = self.values()
+        self.redraw()
+        _created += 1
+        _LIVE[_created] = self
+
+    def values(self):
+        """Current value of every control, by name."""
+        return {key: control.value for key, control in self.controls.items()}
+
+    def reset(self):
+        """Put every control back to the value it had when the explorer was created."""
+        for key, value in self.initial_values.items():
+            self.controls[key].value = value
+
+    def params(self):
+        """The parameters that name an exported figure (default: every control's value)."""
+        return self.values()
+
+    def redraw(self):
+        """Show the figure for the current values, refresh the caption.
+
+        ``update`` edits the artists (cheap: it replays or looks up what was computed); the
+        figure is then rendered (the costly part), unless a frame for these very values was
+        rendered before and is still kept. Then frames next to this one along the replay
+        controls are drawn ahead when the kernel idles.
+
+        If the update fails, the error is shown under the figure and everything else keeps
+        describing the figure on screen: the image is not re-rendered, the caption still names
+        the values it shows, and the figure's artists are put back to those values (the update
+        is run again with them), so that the next update starts from the state the image shows.
+        The controls keep the value the student chose (a typo stays in its box to be corrected),
+        and :meth:`figure_on_screen` refuses to export until the controls and the figure agree.
+        """
+        start = time.perf_counter()
+        values = self.values()
+        self._drawing = True
+        try:
+            self.image.value = self._draw(values)
+        except Exception as error:  # shown to the student; kept for tests
+            self.last_error = error
+            self.error.value = (f"<span style='color:#b00'><b>{type(error).__name__}</b>: "
+                                f"{html.escape(str(error))}</span>")
+            self._restore_shown_figure()
+            return
+        finally:
+            self._drawing = False
+        self.last_error = None
+        self.error.value = ""
+        self._shown_values = values
+        self.caption.value = self.describe()
+        self.redraw_seconds = time.perf_counter() - start
+        self._ahead += 1
+        self._draw_ahead(self._ahead)
+
+    def _draw(self, values):
+        """Update the artists for ``values``; render them unless a kept frame has these values.
+
+        Returns the PNG (kept for later visits).
+        """
+        self._figure_values = None  # half-updated until the update succeeds
+        with self._style():
+            self._update(dict(values))
+            self._figure_values = dict(values)
+            png = self._frames.get(frame_key(values))
+            if png is None:
+                png = self._render()
+                self._frames.put(frame_key(values), png)
+        return png
+
+    def _draw_ahead(self, chain):
+        """Render one not yet rendered neighbouring frame, then schedule the next (idle time)."""
+        if chain != self._ahead or self._drawing or self._shown_values is None:
+            return
+        shown = self._shown_values
+        todo = [v for v in neighbour_values(self.controls, shown, self._replay, DRAW_AHEAD)
+                if frame_key(v) not in self._frames]
+        if todo:
+            call_when_idle(lambda: self._draw_one_ahead(chain, todo[0]))
+
+    def _draw_one_ahead(self, chain, values):
+        if chain != self._ahead or self._drawing:
+            return
+        self._drawing = True
+        try:
+            self._draw(values)
+            with self._style():  # the artists go back to the frame on screen
+                self._update(dict(self._shown_values))
+            self._figure_values = dict(self._shown_values)
+        except Exception:  # drawing ahead is an optimisation: the visit will show the error
+            return
+        finally:
+            self._drawing = False
+        self._draw_ahead(chain)
+
+    def _restore_shown_figure(self):
+        """After a failed update, put the artists back to the values of the image on screen.
+
+        The controls keep the values the student chose: any control the restoring update moved
+        (e.g. a dropdown given another corpus's options) is set back, without a redraw.
+        """
+        if self._shown_values is None:
+            return
+        chosen = self.values()
+        self._drawing = True
+        try:
+            with self._style():
+                self._update(dict(self._shown_values))
+            self._figure_values = dict(self._shown_values)
+        except Exception:  # the figure stays half-redrawn; it is never exported as it is
+            self._shown_values = self._figure_values = None
+        finally:
+            for key, value in chosen.items():
+                if self.controls[key].value != value:
+                    with contextlib.suppress(Exception):
+                        self.controls[key].value = value
+            self._drawing = False
+
+    def figure_on_screen(self):
+        """The figure, if it is the one of the controls' current values; else a
+        :class:`FigureNotOnScreen` error (a ``RuntimeError``) that says why.
+
+        After a failed update the controls hold values the image does not show (and the figure
+        may have been half-redrawn before it was restored): exporting it would put a figure that
+        was never on screen, named after values it does not show, on a slide.
+        """
+        if self.last_error is not None or self._shown_values != self.values():
+            reason = (f"the last update failed ({type(self.last_error).__name__}: "
+                      f"{self.last_error})" if self.last_error is not None
+                      else "the controls changed since it was drawn")
+            raise FigureNotOnScreen(f"not exporting {self.name}: the figure does not match the "
+                                    f"controls, because {reason}. Change the control back to a "
+                                    "valid value, then export.")
+        if self._figure_values != self._shown_values:  # frames were drawn ahead since
+            self._drawing = True
+            try:
+                with self._style():
+                    self._update(dict(self._shown_values))
+                self._figure_values = dict(self._shown_values)
+            finally:
+                self._drawing = False
+        return self.figure
+
+    def describe(self):
+        """Caption text: the parameters shown, ``name=value`` separated by commas."""
+        return ", ".join(f"{key}={_short(value)}" for key, value in self.params().items())
+
+    def _style(self):
+        if self.projector:
+            return mpl.rc_context(projector_style())
+        return contextlib.nullcontext()
+
+    def _on_change(self, _change):
+        if self._drawing:  # a control adjusted by ``update`` itself (e.g. a slider's max)
+            return
+        self.redraw()
+
+    def _render(self):
+        buffer = io.BytesIO()
+        # A layout engine, even the placeholder "none", makes every save draw the figure once
+        # more first. After the first render the axes keep their places, so the engine goes:
+        # None, with the rcParams that would bring one back (also as a save restores it) off.
+        with mpl.rc_context(_NO_AUTOMATIC_LAYOUT):
+            if self._layout_frozen:
+                self.figure.set_layout_engine(None)
+            self.figure.savefig(buffer, format="png", dpi=self._dpi,
+                                pil_kwargs={"compress_level": 1})
+            self.figure.set_layout_engine(None)
+        self._layout_frozen = True
+        return buffer.getvalue()
+
+
+def _short(value):
+    """Caption text of a value; numbers read as in exported file names (3 significant digits)."""
+    if isinstance(value, str):
+        return value
+    return format_value(value) if isinstance(value, (int, float)) else str(value)
+
+
+def _main_control(controls, main):
+    if main is not None:
+        if main not in controls:
+            raise ValueError(f"main control {main!r} is not one of the controls {list(controls)}")
+        return main
+    if not controls:
+        raise ValueError("an explorer needs at least one control")
+    return next((key for key in MAIN_CONTROL_PREFERENCE if key in controls), next(iter(controls)))
+
+
+# -- control labels that are never cut ---------------------------------------------------------
+@lru_cache(maxsize=256)
+def description_px(text):
+    """Width in CSS pixels that a control's description needs at the widgets' font size.
+
+    Measured in DejaVu Sans, which is wider than the sans-serif fonts browsers show widgets in,
+    so the estimate errs on the long side; plus the label's padding.
+    """
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+
+    font = FontProperties(family="DejaVu Sans", size=DESCRIPTION_FONT_PX)
+    width = text_to_path.get_text_width_height_descent(text, font, ismath=False)[0]
+    return float(width) + _DESCRIPTION_MARGIN_PX
+
+
+def allotted_px(control):
+    """The width ipywidgets gives ``control``'s description, in CSS pixels (``inf``: as wide as
+    its text, for ``"initial"`` or ``"auto"``)."""
+    width = str(getattr(control.style, "description_width", "") or "").strip()
+    if width in ("initial", "auto", "max-content"):
+        return float("inf")
+    if not width:
+        return float(DESCRIPTION_PX)
+    match = re.fullmatch(r"([\d.]+)\s*(px|em)", width)
+    if match is None:
+        raise ValueError(f"cannot tell how wide description_width={width!r} is")
+    return float(match.group(1)) * (DESCRIPTION_FONT_PX if match.group(2) == "em" else 1)
+
+
+def shows_description_label(control):
+    """True for controls whose description is a label beside them that ipywidgets may cut
+    (sliders, dropdowns, text boxes; not buttons, check boxes or Play, which size their own)."""
+    own_size = (widgets.Button, widgets.ToggleButton, widgets.Checkbox, widgets.Play)
+    return (isinstance(control, DescriptionWidget) and not isinstance(control, own_size)
+            and bool(getattr(control, "description", "")))
+
+
+def fit_descriptions(controls):
+    """Widen every description of ``controls`` that its label width would cut to its text.
+
+    ``style.description_width = "initial"`` lets the label take the width of its text; labels
+    that fit already keep ipywidgets' common width, so short ones stay aligned.
+    """
+    for control in controls:
+        if shows_description_label(control) and \
+                allotted_px(control) < description_px(control.description):
+            control.style.description_width = "initial"
+
+
+# -- the controls and the figure every lecture builds -------------------------------------------
+def iteration_control(last, value=0, *, minimum=0, description="iteration", interval=1200):
+    """An iteration slider over ``[minimum, last]`` and a Play button linked to it in the browser.
+
+    Returns
+    -------
+    (IntSlider, Play)
+        Put the slider among the explorer's controls and the Play button in ``extra_controls``.
+    """
+    slider = widgets.IntSlider(value, min=minimum, max=last, description=description)
+    play = widgets.Play(value, min=minimum, max=last, interval=interval, description="play")
+    widgets.jslink((play, "value"), (slider, "value"))
+    return slider, play
+
+
+def set_last_iteration(slider, play, last):
+    """Let ``slider`` and its Play button reach ``last`` (a new run may be shorter or longer)."""
+    slider.max = play.max = last
+
+
+def seed_control(value=0, *, maximum=999, description="seed"):
+    """The box every explorer uses to choose a random seed."""
+    return widgets.BoundedIntText(value, min=0, max=maximum, description=description,
+                                  layout=widgets.Layout(width="150px"))
+
+
+@contextlib.contextmanager
+def new_figure(figsize, **kwargs):
+    """A constrained-layout ``Figure`` (never through pyplot), built in the package style.
+
+    Use as ``with new_figure((13, 6)) as figure:`` and add the axes inside the block, so that
+    they take the style too.
+    """
+    with style_context():
+        yield Figure(figsize=figsize, layout="constrained", **kwargs)
+
+
+def live_explorers():
+    """The explorers created in this kernel and not closed (``explorer.close()``), oldest first."""
+    explorers = (_LIVE.get(key) for key in sorted(_LIVE.keys()))
+    return [explorer for explorer in explorers
+            if explorer is not None and explorer.comm is not None]
+
+
+def export_explorers(folder=None, *, preset="16:9", reset=True, formats=("png", "svg", "pdf")):
+    """Save the figure of every live explorer (see :func:`sslviz.export.save_figure`).
+
+    With ``reset=True`` each explorer is first put back to its initial control values, so the
+    files show the figures a notebook opens with. Returns the list of paths written.
+    """
+    paths = []
+    for explorer in live_explorers():
+        if reset:
+            explorer.reset()
+        paths += save_figure(explorer.figure_on_screen(), explorer.name, params=explorer.params(),
+                             folder=folder, preset=preset, formats=formats)
+    return paths

@@ -1,0 +1,247 @@
+"""Explorers of the EM lecture (04): top words per iteration, NB vs EM learning curves, and the
+smoothing constant α."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from ..em import top_words
+from ..experiments.em import em_runs_by_seed
+from ..plots.common import plot_word_columns, update_size_marker, update_word_columns
+from ..plots.em import (
+    plot_alpha_curves,
+    plot_nb_em_bars,
+    plot_nb_em_curves,
+    plot_prediction_shares,
+    plot_run_curves,
+    plot_smoothing_mass,
+    update_run_markers,
+)
+from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
+from .frames import IdleWork
+
+RANKINGS = {"weighted log-odds": "log_odds", "P(w|c)": "probability"}
+SMOOTHING_VALUES = ["chosen", 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0]
+LAMBDA_STEP = 0.1
+LAMBDAS = [round(i * LAMBDA_STEP, 6) for i in range(round(1 / LAMBDA_STEP) + 1)]
+REFIT_AHEAD = 3
+"""While the kernel idles, the learning-curve explorer refits the settings up to this many steps
+away along the λ and α sliders (one step along the sizes): a few seconds of work, after which the
+kernel is idle again; a slider moved step by step then finds its next setting fitted."""
+
+
+def top_words_explorer(corpus, *, target="course", seed=0, n_labeled=1, n_unlabeled=2500,
+                       k=20, max_iter=10, alpha=1.0, n_columns=4):
+    """Step through a recorded EM run and watch one class's top words change.
+
+    One run per seed: ``n_labeled`` labeled documents per class and ``n_unlabeled`` unlabeled
+    ones (Nigam et al.'s WebKB setting is 1 and 2,500), accuracy measured on the remaining
+    documents. Moving the iteration slider only replays the run's trace; a new seed fits a new
+    run (cached).
+
+    Returns
+    -------
+    Explorer
+        Controls ``iteration`` (with a Play button), ``target``, ``seed``, ``ranking``.
+    """
+    runs = em_runs_by_seed(corpus.X, corpus.y, n_labeled=n_labeled, per_class=True,
+                           n_unlabeled=n_unlabeled, alpha=alpha, max_iter=max_iter)
+    names = list(corpus.target_names)
+    iteration, play = iteration_control(len(runs(seed).model.trace_) - 1)
+    controls = {
+        "iteration": iteration,
+        "target": widgets.Dropdown(options=names, value=target, description="class"),
+        "seed": seed_control(seed),
+        "ranking": widgets.Dropdown(options=list(RANKINGS), description="rank by"),
+    }
+    with new_figure((13, 6.2)) as figure:
+        grid = figure.add_gridspec(2, 2, width_ratios=[2.1, 1])
+        table_ax, objective_ax = figure.add_subplot(grid[:, 0]), figure.add_subplot(grid[0, 1])
+        accuracy_ax = figure.add_subplot(grid[1, 1])
+        table = plot_word_columns(table_ax, n_columns, k)
+    drawn = {"seed": None}
+
+    def update(values):
+        run = runs(values["seed"])
+        last = len(run.model.trace_) - 1
+        set_last_iteration(iteration, play, last)
+        current = min(values["iteration"], last)
+        if drawn["seed"] != values["seed"]:
+            drawn["curves"] = plot_run_curves(
+                objective_ax, accuracy_ax, run.model.trace_.values("objective"),
+                run.test_accuracy, n_labeled=len(run.split.labeled),
+                n_unlabeled=len(run.split.unlabeled))
+            drawn["seed"] = values["seed"]
+        shown = _columns_to_show(current, n_columns)
+        label = run.model.classes_[names.index(values["target"])]
+        columns = [top_words(run.model, corpus.vocabulary, iteration=i, k=k,
+                             by=RANKINGS[values["ranking"]])[label] for i in shown]
+        update_word_columns(table, [f"iteration {i}" for i in shown], columns,
+                            highlight=shown.index(current))
+        table_ax.set_title(f"top {k} words of class '{values['target']}' "
+                           f"({values['ranking']}); new since iteration 0 in colour")
+        update_run_markers(drawn["curves"], current)
+
+    return Explorer("04_em_naive_bayes-top_words", figure, controls, update,
+                    extra_controls=[play])
+
+
+def _columns_to_show(current, n_columns):
+    """Iteration 0 and the most recent iterations up to ``current`` (just ``current`` if 1)."""
+    if n_columns == 1:
+        return [current]
+    recent = list(range(max(1, current - n_columns + 2), current + 1))
+    return [0] + recent if current > 0 else [0]
+
+
+def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0.1,
+                            curves_computed_with=None):
+    """NB vs EM accuracy against labeled-set size, one pair of curves per feature set.
+
+    Parameters
+    ----------
+    curves : dict of str -> LearningCurve
+        Precomputed curves (e.g. ``{"SMART stop list": ..., "no stop list": ...}``).
+    live : dict of str -> callable (n_labeled, unlabeled_weight, alpha) -> (nb, em) accuracies
+        Refits at one size for the feature set of the same name (e.g.
+        :func:`sslviz.experiments.em.refit_at_size`); drawn as bars with one dot per seed in
+        the right panel, so the effect of λ and the smoothing shows beside the curves. If it
+        has a ``steps`` method (:meth:`sslviz.experiments.em.SizeRefits.steps`), the settings
+        next to the one on screen are refitted while the kernel idles (:data:`REFIT_AHEAD`).
+    size : int
+        The labeled-set size highlighted first.
+    unlabeled_weight, alpha : float or "chosen"
+        Start values of the λ and smoothing sliders ("chosen": α picked on each split's
+        labeled rows).
+    curves_computed_with : (float, float or "chosen") or None
+        The (λ, α) the curves were computed with. At these values the right panel replays the
+        curves' own numbers instead of refitting; ``None`` always refits.
+
+    Returns
+    -------
+    Explorer
+        Controls ``n_labeled`` (replays the curves), ``features``, ``unlabeled_weight`` and
+        ``alpha`` (refit at the highlighted size; cached). λ is read on the slider's grid (0.7,
+        not 0.7000000000000001), so one setting is one refit whichever way it was reached.
+    """
+    sizes = next(iter(curves.values())).sizes.tolist()
+    controls = {
+        "n_labeled": widgets.SelectionSlider(options=sizes, value=size, description="labeled docs",
+                                             continuous_update=False),
+        "features": widgets.Dropdown(options=list(curves), description="features"),
+        "unlabeled_weight": widgets.FloatSlider(unlabeled_weight, min=0, max=1, step=LAMBDA_STEP,
+                                                description="λ", continuous_update=False),
+        "alpha": widgets.SelectionSlider(options=SMOOTHING_VALUES, value=alpha,
+                                         description="smoothing α", continuous_update=False),
+    }
+    with new_figure((13, 5.6)) as figure:
+        curve_ax, point_ax = figure.subplots(1, 2, width_ratios=[1.6, 1])
+        plot_nb_em_curves(curve_ax, curves)
+    drawn = {"marker": None, "setting": None}
+    ahead = IdleWork()
+
+    def update(values):
+        setting = (values["n_labeled"], _on_lambda_grid(values["unlabeled_weight"]),
+                   values["alpha"])
+        if setting[1:] == curves_computed_with:
+            nb, em = curves[values["features"]].at(values["n_labeled"])  # recorded: replay
+        else:  # may fail: change nothing before it
+            nb, em = live[values["features"]](*setting)
+        drawn["marker"] = update_size_marker(curve_ax, drawn["marker"], values["n_labeled"])
+        plot_nb_em_bars(point_ax, nb, em, title=(
+            f"{values['n_labeled']} labeled, {values['features']},\nλ={setting[1]:g}, "
+            f"α={_alpha_text(setting[2])} (each dot a seed)"))
+        refit = live[values["features"]]
+        if hasattr(refit, "steps"):
+            todo = settings_ahead(setting, drawn["setting"], sizes, curves_computed_with)
+            ahead.start(refit.steps(*other) for other in todo)
+        drawn["setting"] = setting
+
+    return Explorer("04_em_naive_bayes-learning_curve", figure, controls, update)
+
+
+def _on_lambda_grid(value):
+    return round(float(value), 6)  # as in LAMBDAS
+
+
+def settings_ahead(setting, previous, sizes, recorded, *, depth=REFIT_AHEAD, limit=6):
+    """The (n_labeled, λ, α) settings worth refitting while the kernel idles, at most ``limit``.
+
+    First the settings further along the way the last change went (from ``previous`` to
+    ``setting``: a slider moved step by step), then the others by distance: up to ``depth``
+    steps away along the λ and α sliders, one step along the sizes. Settings with the curves'
+    own (λ, α), ``recorded``, are replayed, not refitted: they are left out.
+    """
+    axes = (list(sizes), LAMBDAS, SMOOTHING_VALUES)  # the values of each entry of a setting
+    reach = (1, depth, depth)
+    here = [axis.index(value) if value in axis else None
+            for axis, value in zip(axes, setting, strict=True)]
+    moves = []  # (entry, step), nearest first
+    changed = [] if previous is None else [i for i in range(3) if previous[i] != setting[i]]
+    if len(changed) == 1 and here[changed[0]] is not None and previous[changed[0]] in axes[
+            changed[0]]:
+        i = changed[0]
+        way = 1 if here[i] > axes[i].index(previous[i]) else -1
+        moves += [(i, way * distance) for distance in range(1, reach[i] + 1)]
+    moves += [(i, way * distance) for distance in range(1, depth + 1) for i in (1, 2, 0)
+              for way in (1, -1) if distance <= reach[i]]
+    found = []
+    for i, step in moves:
+        if here[i] is None or not 0 <= here[i] + step < len(axes[i]):
+            continue
+        other = (*setting[:i], axes[i][here[i] + step], *setting[i + 1:])
+        if other[1:] != recorded and other not in found:
+            found.append(other)
+    return found[:limit]
+
+
+def _alpha_text(alpha):
+    return "chosen on labels" if isinstance(alpha, str) else f"{alpha:g}"
+
+
+def smoothing_explorer(sweeps, class_names, *, alpha=None, seed=None):
+    """What α does: pseudo-tokens against real ones, where test documents go, accuracy vs α.
+
+    Parameters
+    ----------
+    sweeps : dict of str -> SmoothingSweep
+        One per feature set (:func:`sslviz.experiments.em.smoothing_sweep`); everything shown is
+        replayed from them, nothing is refit, so the α slider is live.
+    class_names : sequence of str
+    alpha : float or None
+        Start value of the slider (default: the α chosen on the first seed's labeled rows).
+    seed : int or None
+        The split shown in the two left panels (default: the first seed).
+
+    Returns
+    -------
+    Explorer
+        Controls ``alpha`` (main), ``features`` and ``seed``.
+    """
+    first = next(iter(sweeps.values()))
+    seeds = first.seeds.tolist()
+    seed = seeds[0] if seed is None else seed
+    alpha = float(first.chosen[seeds.index(seed)]) if alpha is None else alpha
+    controls = {
+        "alpha": widgets.SelectionSlider(options=sorted(first.alphas.tolist()), value=alpha,
+                                         description="smoothing α"),
+        "features": widgets.Dropdown(options=list(sweeps), description="features"),
+        "seed": widgets.Dropdown(options=seeds, value=seed, description="seed"),
+    }
+    with new_figure((15, 6.4)) as figure:
+        mass_ax, share_ax, curve_ax = figure.subplots(1, 3, width_ratios=[1, 1, 1.2])
+
+    def update(values):
+        sweep = sweeps[values["features"]]
+        i, j = sweep.index(values["alpha"]), sweep.seeds.tolist().index(values["seed"])
+        plot_smoothing_mass(mass_ax, sweep.tokens[j], values["alpha"] * sweep.n_words,
+                            class_names)
+        plot_prediction_shares(share_ax, sweep.nb_predicted[i, j], sweep.em_predicted[i, j],
+                               class_names)
+        share_ax.set_yticks([])
+        plot_alpha_curves(curve_ax, sweep.alphas, sweep.nb_accuracy, sweep.em_accuracy,
+                          chosen=sweep.chosen, current=values["alpha"])
+        share_ax.set_title(f"seed {values['seed']}, α={values['alpha']:g}: NB "
+                           f"{sweep.nb_accuracy[i, j]:.0%}, EM {sweep.em_accuracy[i, j]:.0%}")
+
+    return Explorer("04_em_naive_bayes-smoothing", figure, controls, update, main="alpha")

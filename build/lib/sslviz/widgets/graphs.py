@@ -1,0 +1,174 @@
+"""Explorers of the graph lecture (11).
+
+* :func:`toy_explorer` -- two moons, one label each: the harmonic propagation replayed step by
+  step (which nodes the labels have reached, and with which class), beside the share of nodes
+  reached and the largest change per step.
+* :func:`sense_explorer` -- the same replay on the graph of a word's Senseval instances, drawn on
+  lecture 03's map of the instances, for each labeled fraction.
+* :func:`curves_explorer` -- accuracy against the labeled setting for every method and task,
+  and at one setting a bar per method with a dot per seed.
+
+Every control replays or looks up what the experiments computed; nothing is refitted here.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import numpy as np
+
+from ..label_propagation import step_summary
+from ..plots.common import plot_iteration_curve, plot_seed_bars, update_iteration_marker
+from ..plots.graphs import (
+    METHOD_COLORS,
+    METHOD_LABELS,
+    mark_setting,
+    plot_graph_nodes,
+    plot_method_curves,
+    update_graph_nodes,
+)
+from .base import Explorer, iteration_control, new_figure
+
+
+def _step_panel(ax, model, truth, rows):
+    """Share of ``rows`` reached (%) per step, with a marker; returns the marker artists."""
+    reached, accuracy = step_summary(model.trace_, truth, rows)
+    ax.clear()
+    artists = plot_iteration_curve(ax, 100 * reached, ylabel="% of unlabeled nodes",
+                                   label="reached by a label", xlabel="propagation step")
+    ax.plot(100 * accuracy, color="0.3", linestyle="--", label="right, among those reached")
+    ax.set_ylim(0, 102)
+    ax.legend(loc="lower right", fontsize=9)
+    return artists
+
+
+def toy_explorer(runs, *, seed, iteration=0):
+    """Replay recorded harmonic propagations on 2-D points, one per seed.
+
+    ``runs``: dict seed -> ``(X, y, y_semi, model)`` (model fitted with ``record="full"``, as
+    :func:`sslviz.experiments.graphs.toy_propagation` returns).
+    """
+    last = max(len(run[3].trace_) for run in runs.values()) - 1
+    slider, play = iteration_control(last, iteration, description="step")
+    controls = {"seed": widgets.Dropdown(options=sorted(runs), value=seed, description="seed",
+                                         layout=widgets.Layout(width="160px")),
+                "iteration": slider}
+    with new_figure((12.5, 5.2)) as figure:
+        nodes_ax, steps_ax = figure.subplots(1, 2, width_ratios=[1.3, 1])
+    drawn = {"seed": None}
+
+    def update(values):
+        X, y, y_semi, model = runs[values["seed"]]
+        unlabeled = np.flatnonzero(y_semi == -1)
+        if drawn["seed"] != values["seed"]:
+            drawn["nodes"] = plot_graph_nodes(nodes_ax, X, model.trace_[0].predicted,
+                                              y_semi != -1, edges=_graph_of(model, X), size=18)
+            drawn["marker"] = _step_panel(steps_ax, model, np.searchsorted(model.classes_, y),
+                                          unlabeled)
+            drawn["seed"] = values["seed"]
+        shown = min(values["iteration"], len(model.trace_) - 1)
+        step = model.trace_[shown]
+        reached = np.mean(step.predicted[unlabeled] >= 0)
+        exact = np.mean(model.transduction_ == y)
+        update_graph_nodes(drawn["nodes"], step.predicted, ax=nodes_ax, title=(
+            f"step {shown}: labels reached {reached:.0%} of the points "
+            f"(exact solution: {exact:.0%} right)"))
+        update_iteration_marker(drawn["marker"], shown)
+
+    return Explorer("11_graphs-toy", figure, controls, update, extra_controls=[play],
+                    main="iteration")
+
+
+def _graph_of(model, X):
+    from ..label_propagation import knn_affinity
+
+    return knn_affinity(X, model.n_neighbors, model.metric)
+
+
+def sense_explorer(task, coords, runs, *, fraction, iteration=0):
+    """Replay the propagation on a word's instances for each labeled fraction.
+
+    Parameters
+    ----------
+    task : GraphTask of the word
+    coords : (n_instances, 2) map of the instances
+    runs : dict fraction -> (y_semi, model fitted with record="full")
+        (:func:`sslviz.experiments.graphs.sense_propagation` for each fraction)
+    """
+    by_name = {f"{100 * f:g}%": f for f in sorted(runs)}  # the caption shows what the slider shows
+    last = max(len(model.trace_) for _, model in runs.values()) - 1
+    slider, play = iteration_control(last, iteration, description="step")
+    controls = {
+        "n_labeled": widgets.SelectionSlider(
+            options=list(by_name), value=f"{100 * fraction:g}%", description="labeled",
+            continuous_update=False, style={"description_width": "initial"}),
+        "iteration": slider,
+    }
+    with new_figure((13, 5.6)) as figure:
+        map_ax, steps_ax = figure.subplots(1, 2, width_ratios=[1.3, 1])
+    drawn = {"fraction": None}
+
+    def update(values):
+        y_semi, model = runs[by_name[values["n_labeled"]]]
+        unlabeled = np.flatnonzero(y_semi == -1)
+        if drawn["fraction"] != values["n_labeled"]:
+            drawn["nodes"] = plot_graph_nodes(map_ax, coords, model.trace_[0].predicted,
+                                              y_semi != -1, size=6)
+            drawn["marker"] = _step_panel(steps_ax, model, task.y, unlabeled)
+            drawn["fraction"] = values["n_labeled"]
+        shown = min(values["iteration"], len(model.trace_) - 1)
+        step = model.trace_[shown]
+        reached = step.predicted[unlabeled] >= 0
+        right = (f"{np.mean(step.predicted[unlabeled][reached] == task.y[unlabeled][reached]):.0%}"
+                 if reached.any() else "none")
+        update_graph_nodes(drawn["nodes"], step.predicted, ax=map_ax, title=(
+            f"{task.name}, {int((y_semi != -1).sum())} labeled, step {shown}: "
+            f"{reached.mean():.0%} reached, {right} of those right"))
+        update_iteration_marker(drawn["marker"], shown)
+
+    return Explorer("11_graphs-senses", figure, controls, update, extra_controls=[play],
+                    main="n_labeled")
+
+
+def curves_explorer(experiments, *, name, setting=None):
+    """Accuracy curves of several experiments over the same settings, and the spread over seeds
+    at one setting.
+
+    Parameters
+    ----------
+    experiments : dict title -> (Curves, methods, x label); all with the same ``settings``
+    name : str
+        The explorer's name in exported files (``11_graphs-<name>``).
+    """
+    titles = list(experiments)
+    settings = experiments[titles[0]][0].settings
+    if any(not np.array_equal(c.settings, settings) for c, _, _ in experiments.values()):
+        raise ValueError("every experiment of one explorer needs the same settings")
+    options = [f"{s:g}" for s in settings]
+    controls = {
+        "experiment": widgets.Dropdown(options=titles, description="task",
+                                       layout=widgets.Layout(width="420px")),
+        "n_labeled": widgets.SelectionSlider(
+            options=options, value=f"{setting if setting is not None else settings[0]:g}",
+            description=experiments[titles[0]][2], continuous_update=False,
+            style={"description_width": "initial"}),
+    }
+    with new_figure((13, 5.2)) as figure:
+        curve_ax, bar_ax = figure.subplots(1, 2, width_ratios=[1.4, 1])
+    drawn = {"experiment": None, "marker": None}
+
+    def update(values):
+        curves, methods, xlabel = experiments[values["experiment"]]
+        if drawn["experiment"] != values["experiment"]:
+            plot_method_curves(curve_ax, curves.settings, curves.results, methods,
+                               xlabel=xlabel)
+            curve_ax.set_title(values["experiment"])
+            drawn["marker"] = None
+            drawn["experiment"] = values["experiment"]
+        row = options.index(values["n_labeled"])
+        drawn["marker"] = mark_setting(curve_ax, drawn["marker"], curves.settings[row])
+        plot_seed_bars(bar_ax, [(METHOD_LABELS[m].replace(" ", "\n", 1), curves[m][row],
+                                 METHOD_COLORS[m]) for m in methods],
+                       title=f"{xlabel} {values['n_labeled']}: a dot per seed")
+        bar_ax.tick_params(axis="x", labelsize=8)
+
+    return Explorer(f"11_graphs-{name}", figure, controls, update, main="n_labeled")
