@@ -381,6 +381,34 @@ def test_fetch_downloads_verifies_and_places_the_file(monkeypatch, folder, sourc
     assert fetch("toy", data_dir=folder, progress=False) == [folder / "toy.bin"]
 
 
+def test_a_mirror_serves_the_best_copy_it_has_checked_by_its_checksum(
+        monkeypatch, folder, source_file):
+    course_copy = AcceptedCopy("toy-course.bin", PAYLOAD_SHA, "course copy")
+    _register(monkeypatch, _toy_file(url=None, sha=OTHER_SHA, extra=(course_copy,)))
+    (source_file.parent / "toy-course.bin").write_bytes(PAYLOAD)  # the mirror lacks toy.bin
+    monkeypatch.setenv("SSLVIZ_MIRROR", source_file.parent.as_uri())
+    source_file.unlink()
+    assert fetch("toy", data_dir=folder, progress=False) == [folder / "toy-course.bin"]
+    assert os.listdir(folder) == ["toy-course.bin"]
+
+
+def test_a_mirror_without_the_file_says_so(monkeypatch, folder, tmp_path):
+    _register(monkeypatch, _toy_file(url="https://example.org/toy.bin"))
+    monkeypatch.setenv("SSLVIZ_MIRROR", tmp_path.as_uri())
+    with pytest.raises(DatasetMissingError) as info:
+        fetch("toy", data_dir=folder, progress=False)
+    assert (f"the mirror {tmp_path.as_uri()} (SSLVIZ_MIRROR) has none of toy.bin; put one "
+            "there or unset SSLVIZ_MIRROR") in " ".join(str(info.value).split())
+
+
+def test_a_mirror_copy_with_wrong_bytes_is_refused(monkeypatch, folder, source_file):
+    _register(monkeypatch, _toy_file(url=None, sha=OTHER_SHA))
+    monkeypatch.setenv("SSLVIZ_MIRROR", source_file.parent.as_uri() + "/")
+    with pytest.raises(ChecksumMismatchError, match="from file:///.*toy.bin was refused"):
+        fetch("toy", data_dir=folder, progress=False)
+    assert os.listdir(folder) == []
+
+
 def test_fetch_creates_the_default_folder(monkeypatch, tmp_path, source_file):
     target = tmp_path / "new" / "folder"
     _register(monkeypatch, _toy_file(url=source_file.as_uri()))

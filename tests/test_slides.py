@@ -9,6 +9,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from sslviz.__main__ import main
+from sslviz.hosted import SETUP_CELL
 from sslviz.slides import RISE_SETTINGS, apply_slides, slide_problems, slide_types, update_notebooks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,9 +52,10 @@ def test_solutions_are_skipped_by_the_slideshow_and_folded_in_jupyterlab():
         new_markdown_cell("# Lecture 1 — x"), new_markdown_cell("## Exercises\n\n1. add"),
         solution, new_markdown_cell("2. next")])
     assert slide_types(notebook) == ["slide", "slide", "skip", "-"]
+    notebook.cells.insert(1, new_code_cell(SETUP_CELL, metadata={"tags": ["hosted-setup"]}))
     assert apply_slides(notebook) is True
     assert solution.metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
-    assert "jupyter" not in notebook.cells[3].metadata
+    assert "jupyter" not in notebook.cells[4].metadata
     assert slide_problems(notebook)[:1] != [
         "slide metadata is missing or stale: run `python -m sslviz slides notebooks/` and "
         "commit the notebooks"]
@@ -70,11 +72,27 @@ def test_apply_then_nothing_is_missing():
     notebook = lecture()
     assert slide_problems(notebook) == [
         "slide metadata is missing or stale: run `python -m sslviz slides notebooks/` and "
-        "commit the notebooks"]
+        "commit the notebooks",
+        "the first code cell is not the hosted-start cell (tag 'hosted-setup'): run "
+        "`python -m sslviz slides notebooks/`"]
     assert apply_slides(notebook) is True
     assert apply_slides(notebook) is False
     assert notebook.metadata["rise"] == RISE_SETTINGS
     assert slide_problems(notebook) == []
+
+
+def test_the_hosted_start_cell_comes_first_is_skipped_and_kept_current():
+    notebook = lecture()
+    apply_slides(notebook)
+    setup = notebook.cells[1]
+    assert setup.source == SETUP_CELL and setup.metadata["tags"] == ["hosted-setup"]
+    assert notebook.cells[2].source == "import numpy as np"
+    assert slide_types(notebook)[1] == "skip"
+    setup.source = "# an older version"
+    assert slide_problems(notebook) == [
+        "the hosted-start cell is out of date: run `python -m sslviz slides notebooks/`"]
+    assert apply_slides(notebook) is True and notebook.cells[1].source == SETUP_CELL
+    assert sum(SETUP_CELL == c.source for c in notebook.cells) == 1
 
 
 @pytest.mark.parametrize(("index", "problem"), [

@@ -17,7 +17,9 @@ The rules, in order:
   the deeper material;
 * a cell tagged ``solution`` (a worked solution of an exercise) is ``skip``, and its input and
   output are folded in JupyterLab (``metadata.jupyter.source_hidden`` / ``outputs_hidden``) until a
-  reader opens it. The student version (``python -m sslviz student``) leaves these cells out.
+  reader opens it. The student version (``python -m sslviz student``) leaves these cells out;
+* the hosted-start cell (:mod:`sslviz.hosted`, tagged ``hosted-setup``) is ``skip``; the same
+  command puts it before the first code cell of every lecture and keeps it up to date.
 
 Notebook metadata ``rise`` turns on scrolling for long slides and sets a plain theme.
 
@@ -34,6 +36,7 @@ from pathlib import Path
 import nbformat
 
 from sslviz._io import atomic_write
+from sslviz.hosted import SETUP_TAG, add_setup_cell, setup_cell_problems
 
 __all__ = [
     "RISE_SETTINGS",
@@ -93,7 +96,8 @@ def slide_types(notebook) -> list[str]:
     for index, cell in enumerate(notebook.cells):
         if cell.cell_type == "markdown" and cell.source.lstrip().startswith("## "):
             skipping = is_going_further_heading(cell)
-        kinds.append("skip" if skipping or is_solution_cell(cell) else _slide_type(index, cell))
+        hidden = skipping or is_solution_cell(cell) or SETUP_TAG in cell.metadata.get("tags", [])
+        kinds.append("skip" if hidden else _slide_type(index, cell))
     return kinds
 
 
@@ -103,6 +107,7 @@ def apply_slides(notebook) -> bool:
     Returns whether anything changed.
     """
     changed = notebook.metadata.pop("widgets", None) is not None
+    changed = add_setup_cell(notebook) or changed
     for cell, kind in zip(notebook.cells, slide_types(notebook), strict=True):
         if cell.metadata.get("slideshow", {}).get("slide_type") != kind:
             cell.metadata["slideshow"] = {"slide_type": kind}
@@ -131,6 +136,7 @@ def slide_problems(notebook) -> list[str]:
             or not folded):
         problems.append("slide metadata is missing or stale: run `python -m sslviz slides "
                         "notebooks/` and commit the notebooks")
+    problems += setup_cell_problems(notebook)
     if "widgets" in notebook.metadata:
         problems.append("stored widget state: run `python -m sslviz slides notebooks/` to drop it")
     cells = notebook.cells

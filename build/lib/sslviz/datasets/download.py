@@ -9,6 +9,11 @@ bytes saved under a name with a known checksum must match it, whatever the serve
 host can send anything: an error page, a changed file, a tampered one). Only a name without any
 known checksum is kept unverified, with its sha256 printed. An interrupted download leaves no
 file; temporary files of downloads killed more than an hour ago are removed.
+
+A course mirror (``SSLVIZ_MIRROR``: a base URL such as ``https://course.example.org/corpora/`` or
+``file:///media/stick/corpora/``, laid out like a data folder) is asked instead of the official
+URLs: for each accepted copy of a file, best first, ``<mirror>/<copy's file name>``; the first one
+that exists is downloaded and checked by the same rule.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import http.client
+import os
 import sys
 import tempfile
 import time
@@ -70,23 +76,46 @@ def fetch_file(data_file: DataFile, folder: Path, progress: bool) -> tuple[Path 
         return check.path, ""
     if check.state in (NOT_A_FILE, UNREADABLE):
         return None, check.reason
+    mirror = os.environ.get("SSLVIZ_MIRROR", "").strip()
+    if mirror:
+        return _fetch_from_mirror(data_file, folder, progress, mirror)
     if not data_file.downloadable:
         return None, manual_reason(data_file)
-    target = folder / data_file.name
+    return _fetch_from(data_file, data_file.url, folder, data_file.name, progress)
+
+
+def _fetch_from(data_file, url, folder, filename, progress):
+    """Download ``url`` into ``folder / filename``: ``(path, "")`` or ``(None, reason)``."""
+    target = folder / filename
+    folder = target.parent
     problem = _unwritable(folder) or _blocked(target)
     if problem:
         return None, problem
-    _sweep_stale_parts(folder, data_file.name)
+    _sweep_stale_parts(folder, target.name)
     try:
-        return _download(data_file, target, progress), ""
+        return _download(data_file, target, progress, url, filename), ""
     except _ServerError as error:
-        return None, (f"download from {data_file.url} failed: the server answered {error}; the "
+        return None, (f"download from {url} failed: the server answered {error}; the "
                       f"file may have moved (see {data_file.source or 'the dataset page'}), or "
                       "use the course data folder")
     except _NetworkError as error:
-        return None, f"download from {data_file.url} failed ({error}); no network?"
+        return None, f"download from {url} failed ({error}); no network?"
     except OSError as error:  # writing failed after the folder check (disk full, ...)
         return None, _write_problem(folder, error)
+
+
+def _fetch_from_mirror(data_file, folder, progress, mirror):
+    """Ask ``mirror`` for each accepted copy of ``data_file``, best first."""
+    base = mirror if mirror.endswith("/") else mirror + "/"
+    for filename in data_file.filenames:
+        url = base + filename
+        try:
+            _network(urllib.request.urlopen, url, timeout=_TIMEOUT).close()
+        except _NetworkError:
+            continue  # not on the mirror under this name
+        return _fetch_from(data_file, url, folder, filename, progress)
+    return None, (f"the mirror {mirror} (SSLVIZ_MIRROR) has none of "
+                  f"{', '.join(data_file.filenames)}; put one there or unset SSLVIZ_MIRROR")
 
 
 def _unwritable(folder: Path) -> str:
@@ -117,9 +146,10 @@ def _blocked(target: Path) -> str:
     return ""
 
 
-def _download(data_file: DataFile, target: Path, progress: bool) -> Path:
-    """Stream ``data_file.url`` into ``target``; verify before renaming."""
-    response = _network(urllib.request.urlopen, data_file.url, timeout=_TIMEOUT)
+def _download(data_file: DataFile, target: Path, progress: bool, url: str,
+              filename: str) -> Path:
+    """Stream ``url`` into ``target`` (``filename`` in the data folder); verify, then rename."""
+    response = _network(urllib.request.urlopen, url, timeout=_TIMEOUT)
     with response:
         size = int(response.headers.get("Content-Length") or 0) or None
         bar = tqdm(total=size, unit="B", unit_scale=True, unit_divisor=1024,
@@ -131,21 +161,22 @@ def _download(data_file: DataFile, target: Path, progress: bool) -> Path:
                 digest.update(chunk)
                 bar.update(len(chunk))
             actual = digest.hexdigest()
-            copy = accept(data_file, target.name, actual)
+            copy = accept(data_file, filename, actual)
             if copy is None:
-                raise _download_mismatch(data_file, Check(CORRUPT, target, None, actual))
+                raise _download_mismatch(data_file, Check(CORRUPT, target, None, actual), url,
+                                         filename)
     remember_sha256(target, actual)
     problem = "" if copy.verified else content_problem(target)
     if problem:  # no checksum to hold the bytes to, and not even of the file's format
         target.unlink()
         raise ChecksumMismatchError(
-            f"The download of {data_file.name} from {data_file.url} was refused and not saved: "
+            f"The download of {data_file.name} from {url} was refused and not saved: "
             f"{problem}. The server may have sent an error page or a changed file. Try again "
             "later, or get the file from the course data folder and point SSLVIZ_DATA at that "
             "folder.", path=target, expected=(), actual=actual)
     if not copy.verified:
         plain = (" over plain HTTP (nobody vouches for these bytes)"
-                 if data_file.url.startswith("http:") else "")
+                 if url.startswith("http:") else "")
         print(f"{target}: downloaded{plain}, but no checksum is known for it ({copy.note}); "
               f"UNVERIFIED, sha256 {actual}", file=sys.stderr)
     return target
@@ -162,10 +193,11 @@ def _network(call, *args, **kwargs):
         raise _NetworkError(error) from error
 
 
-def _download_mismatch(data_file: DataFile, check: Check) -> ChecksumMismatchError:
-    expected = known_sha256(data_file, data_file.name)
+def _download_mismatch(data_file: DataFile, check: Check, url: str,
+                       filename: str) -> ChecksumMismatchError:
+    expected = known_sha256(data_file, filename)
     message = (
-        f"The download of {data_file.name} from {data_file.url} was refused and not saved: "
+        f"The download of {data_file.name} from {url} was refused and not saved: "
         f"its sha256 matches no accepted copy.\n"
         f"  expected sha256: {' or '.join(expected)}\n"
         f"  actual sha256:   {check.actual}\n"
