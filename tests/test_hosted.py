@@ -3,8 +3,8 @@
 Binder and Colab cannot be reached from here, so the test plays the hosted service: a new venv
 without sslviz (its dependencies borrowed from this environment through a ``.pth`` line;
 only pip's build backend comes from the package index), the service's marker variable set,
-the package installed from this clone (``SSLVIZ_INSTALL``) and the corpora fetched from a local folder (``SSLVIZ_MIRROR``), each file
-checked against its sha256.
+the package installed from this clone (``SSLVIZ_INSTALL``) and the corpora fetched from a
+local folder (``SSLVIZ_MIRROR``), each file checked against its sha256.
 """
 
 from __future__ import annotations
