@@ -6,8 +6,8 @@ import asyncio
 
 import ipywidgets as widgets
 import pytest
+from helpers import in_fresh_thread
 from matplotlib.figure import Figure
-from test_explorer_frames import in_fresh_thread
 
 from sslviz.bench_explorers import (
     control_kind,

@@ -4,17 +4,14 @@ while the kernel idles."""
 
 from __future__ import annotations
 
-import asyncio
-
 import numpy as np
 import pytest
 from test_em_widgets import TEST_ROWS, make_corpus
-from test_explorer_frames import in_fresh_thread
 
 import sslviz.experiments.em
 from sslviz.em import SemiSupervisedNB
 from sslviz.experiments.em import SizeRefits, learning_curve, refit_at_size, split_accuracies
-from sslviz.widgets.em import learning_curve_explorer, settings_ahead
+from sslviz.widgets.em import learning_curve_explorer
 
 LIVE = {"seeds": (0, 1, 2), "test_rows": TEST_ROWS, "n_unlabeled": 150, "max_iter": 5}
 GRID = (1.0, 0.1, 0.01)
@@ -165,43 +162,20 @@ def test_a_fit_that_fails_ahead_fails_again_at_the_visit(corpus):
 SIZES = [20, 50, 100, 200]
 
 
-def test_settings_ahead_follow_the_slider_and_skip_the_recorded_setting():
-    recorded = (1.0, "chosen")
-    start = settings_ahead((100, 1.0, "chosen"), None, SIZES, recorded)
-    assert start == [(100, 0.9, "chosen"), (100, 1.0, 0.0003), (100, 0.8, "chosen"),
-                     (100, 1.0, 0.001), (100, 0.7, "chosen"), (100, 1.0, 0.003)]
-    down = settings_ahead((100, 0.6, "chosen"), (100, 0.7, "chosen"), SIZES, recorded)
-    assert down[:3] == [(100, 0.5, "chosen"), (100, 0.4, "chosen"), (100, 0.3, "chosen")]
-    assert (100, 0.7, "chosen") in down
-    sized = settings_ahead((200, 0.5, 0.01), (100, 0.5, 0.01), SIZES, recorded, limit=20)
-    # the largest size: the way the sizes went ends there; then λ, α, the sizes, nearest first
-    assert sized[:4] == [(200, 0.6, 0.01), (200, 0.4, 0.01), (200, 0.5, 0.03), (200, 0.5, 0.003)]
-    assert sized[4] == (100, 0.5, 0.01)
-    assert {s[0] for s in sized} == {100, 200}  # one step along the sizes
-    assert all(s[1:] != recorded for s in sized)
-    assert len(settings_ahead((100, 0.5, 0.01), None, SIZES, recorded)) == 6
-
-
-def test_the_explorer_refits_next_settings_while_idle_and_a_visit_then_fits_nothing(corpus, fits):
+def test_the_explorer_prepares_its_neighbours_and_a_visit_then_fits_nothing(corpus, fits):
     curve = learning_curve(corpus.X, corpus.y, sizes=[4, 8, 16], seeds=LIVE["seeds"],
                            test_rows=TEST_ROWS, n_unlabeled=LIVE["n_unlabeled"], progress=False,
                            alpha=0.1, max_iter=LIVE["max_iter"])
     refit = refit_at_size(corpus.X, corpus.y, **LIVE)
 
-    async def scenario():
-        explorer = learning_curve_explorer({"words": curve}, {"words": refit}, size=8,
-                                           alpha=0.1, curves_computed_with=(1.0, 0.1))
-        for _ in range(300):
-            if all(refit.cached(*s) is not None for s in ahead):
-                break
-            await asyncio.sleep(0.02)
-        return explorer
-
-    ahead = settings_ahead((8, 1.0, 0.1), None, [4, 8, 16], (1.0, 0.1))
-    explorer = in_fresh_thread(lambda: asyncio.run(scenario()))
-    assert all(refit.cached(*s) is not None for s in ahead)
+    explorer = learning_curve_explorer({"words": curve}, {"words": refit}, size=8,
+                                       alpha=0.1, curves_computed_with=(1.0, 0.1))
+    assert refit.cached(8, 0.9, 0.1) is None  # no event loop here: nothing ran yet
+    explorer.ahead.run_pending()  # what the kernel does while the class looks
+    # the neighbours along λ and α were refitted; those with the curves' (λ, α) are replayed
+    assert refit.cached(8, 0.9, 0.1) is not None and refit.cached(8, 0.8, 0.1) is not None
+    assert refit.cached(16, 1.0, 0.1) is None
     fits.clear()
-    assert (8, 0.8, 0.1) in ahead
     explorer.controls["unlabeled_weight"].value = 0.7 + 0.1  # 0.7999999999999999
     assert explorer.last_error is None and fits == []  # 0.8 was refitted ahead
     expected = fresh(corpus, 8, 0.8, 0.1)

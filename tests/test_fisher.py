@@ -414,11 +414,10 @@ def test_document_explorer_shows_the_scores_of_the_post(text_corpus):
 
 def test_document_explorer_fits_the_other_variants_in_the_background(text_corpus):
     import threading
-    import time
 
+    from sslviz._memo import Once
     from sslviz.experiments.fisher import FisherSettings, fisher_models_by_variant, paper_test_folds
-    from sslviz.experiments.runner import Prefetched
-    from sslviz.widgets.fisher import VARIANTS, fisher_document_explorer
+    from sslviz.widgets.fisher import fisher_document_explorer
 
     folds = paper_test_folds(text_corpus.y, n_folds=4)
     models = fisher_models_by_variant(text_corpus.X, text_corpus.y, n_labeled=9, n_unlabeled=100,
@@ -430,13 +429,10 @@ def test_document_explorer_fits_the_other_variants_in_the_background(text_corpus
         fits.append((variant, threading.current_thread().name))
         return models(variant)
 
-    prefetched = Prefetched(fit)
-    explorer = fisher_document_explorer(text_corpus, prefetched, variant="ul-cl")
-    deadline = time.monotonic() + 60
-    while not all(v in prefetched for v in VARIANTS) and time.monotonic() < deadline:
-        time.sleep(0.01)  # the class looks at the first post meanwhile
+    explorer = fisher_document_explorer(text_corpus, Once(fit), variant="ul-cl")
+    assert explorer.ahead.wait(120)  # the class looks at the first post meanwhile
     assert sorted(fits) == sorted([("ul-cl", threading.main_thread().name),
-                                   ("ul-cat", "sslviz-prefetch"), ("n-cat", "sslviz-prefetch")])
+                                   ("ul-cat", "sslviz-ahead"), ("n-cat", "sslviz-ahead")])
     for variant in ("n-cat", "ul-cat", "ul-cl"):
         explorer.controls["variant"].value = variant
         assert explorer.last_error is None

@@ -121,16 +121,16 @@ def test_maps_are_kept_on_disk_and_read_back_without_a_refit(corpus, counted_map
     assert counted_maps == [len(task.pool)]  # (the fresh map above is not counted)
 
 
-def test_prefetch_computes_each_map_once_in_the_background(corpus, counted_maps):
+def test_each_map_is_computed_once_when_two_threads_ask(corpus, counted_maps):
+    import threading
+
     runs = small_runs(corpus)
-    thread = runs.prefetch_maps()
-    assert thread is not None and thread.daemon
-    v = runs.map("v")  # computed by the caller or the thread, never by both
+    other = threading.Thread(target=lambda: [runs.map("w"), runs.map("v")])  # an explorer's
+    other.start()  # background work, say
+    v = runs.map("v")  # computed by this thread or the other, never by both
     w = runs.map("w")
-    thread.join(60)
-    assert not thread.is_alive()
+    other.join(60)
     assert sorted(counted_maps) == sorted([len(runs.task("w").pool), len(runs.task("v").pool)])
-    assert runs.prefetch_maps() is None  # nothing left to do
     assert runs.map("v") is v and runs.map("w") is w
     assert len(counted_maps) == 2
     np.testing.assert_array_equal(v, instance_map(runs.task("v").X[runs.task("v").pool],
@@ -141,8 +141,6 @@ def test_a_failed_map_raises_where_it_is_asked_for_and_can_be_retried(corpus, mo
     runs = small_runs(corpus)
     real = module.instance_map
     monkeypatch.setattr(module, "instance_map", lambda X, **params: 1 / 0)
-    thread = runs.prefetch_maps(["w"])
-    thread.join(60)
     with pytest.raises(ZeroDivisionError):
         runs.map("w")
     monkeypatch.setattr(module, "instance_map", real)

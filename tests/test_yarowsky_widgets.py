@@ -161,33 +161,26 @@ def test_iteration_maps_figure(runs):
         assert ax.get_title().startswith(f"iteration {iteration}:")
 
 
-def test_stepper_prefetches_the_maps_of_the_other_words(corpus, monkeypatch):
+def test_stepper_prepares_the_maps_of_the_other_words(corpus, monkeypatch):
     import threading
 
     import sslviz.experiments.yarowsky as module
     from sslviz.widgets.yarowsky import yarowsky_explorer
 
-    calls, lock, started = [], threading.Lock(), []
-    real_map, real_prefetch = module.instance_map, module.YarowskyRuns.prefetch_maps
+    calls, lock = [], threading.Lock()
+    real_map = module.instance_map
 
     def counting(X, **params):
         with lock:
-            calls.append(X.shape[0])
+            calls.append((X.shape[0], threading.current_thread().name))
         return real_map(X, **params)
 
-    def prefetch(self, words=None):
-        started.append(list(words))
-        thread = real_prefetch(self, words)
-        started.append(thread)
-        return thread
-
     monkeypatch.setattr(module, "instance_map", counting)
-    monkeypatch.setattr(module.YarowskyRuns, "prefetch_maps", prefetch)
     runs = small_runs(corpus)
     stepper = yarowsky_explorer(runs, word="w", threshold=0.9)
-    assert started[0] == ["w", "v"]  # every word the dropdown offers
-    started[1].join(60)  # the class looks at "w" meanwhile
-    assert sorted(calls) == sorted([len(runs.task("w").pool), len(runs.task("v").pool)])
+    assert stepper.ahead.wait(60)  # the class looks at "w" meanwhile
+    assert sorted(calls) == sorted([(len(runs.task("w").pool), threading.main_thread().name),
+                                    (len(runs.task("v").pool), "sslviz-ahead")])
     stepper.controls["word"].value = "v"
     stepper.controls["word"].value = "w"
     assert stepper.last_error is None

@@ -87,8 +87,8 @@ def copy_stripped(source, target):
     return names
 
 
-def write_settings(folder):
-    for name, values in LAB_SETTINGS.items():
+def write_settings(folder, more=None):
+    for name, values in {**LAB_SETTINGS, **(more or {})}.items():
         path = Path(folder) / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values), encoding="utf-8")
@@ -131,12 +131,17 @@ class LabServer:
                 self.process.wait()
 
 
-def start_lab(notebooks, workdir, environ=None, timeout=90):
-    """Start JupyterLab on a stripped copy of ``notebooks``; wait until its API answers."""
+def start_lab(notebooks, workdir, environ=None, timeout=90, *, python=None, settings=None):
+    """Start JupyterLab on a stripped copy of ``notebooks``; wait until its API answers.
+
+    ``python``: the environment's interpreter that runs JupyterLab and its kernels (default: this
+    one); ``settings``: more user settings (``{"<plugin file>": {...}}``) beside the defaults.
+    """
     workdir = Path(workdir)
-    root, settings, figures = workdir / "notebooks", workdir / "settings", workdir / "figures"
+    root, figures = workdir / "notebooks", workdir / "figures"
     copy_stripped(notebooks, root)
-    write_settings(settings)
+    more_settings, settings = settings, workdir / "settings"
+    write_settings(settings, more_settings)
     figures.mkdir(parents=True, exist_ok=True)
     port, token = free_port(), secrets.token_hex(16)
     env = dict(os.environ if environ is None else environ)
@@ -144,7 +149,7 @@ def start_lab(notebooks, workdir, environ=None, timeout=90):
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(workdir / "workspaces")
     log = workdir / "jupyter-lab.log"
     command = [
-        sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
+        str(python or sys.executable), "-m", "jupyter", "lab", "--no-browser", "--allow-root",
         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
         f"--LabApp.user_settings_dir={settings}",
