@@ -59,8 +59,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from . import words
-from .cem import c_step
-from .nb_mixture import MixtureProblem, initial_state, m_step
+from .nb_mixture import MixtureProblem, c_step, initial_state, m_step
 from .trace import Trace, freeze_array
 from .validation import (
     check_choice,
@@ -149,7 +148,8 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
     assignment : {"soft", "hard"}, default="soft"
         EM, or classification EM (Amini & Gallinari 2002): a C-step gives each unlabeled
         document wholly to its most probable component before the M-step, and the fit stops when
-        the C-step returns the partition it was given (:func:`sslviz.cem.c_step`; no annealing).
+        the C-step returns the partition it was given (:func:`sslviz.nb_mixture.c_step`; no
+        annealing).
 
     Attributes
     ----------

@@ -117,7 +117,7 @@ def test_hard_cem_stops_when_the_partition_returns_unchanged():
     X, _, y_semi = blobs(seed=5)
     model = GaussianCEM(max_iter=100).fit(X, y_semi)
     assert model.converged_ and model.n_iter_ < 100
-    changes = model.trace_.values("n_changed")
+    changes = model.trace_.values("n_label_changes")
     assert changes[-1] == 0 and np.all(changes[1:-1] > 0)
     np.testing.assert_array_equal(model.trace_[-1].partition, model.trace_[-2].partition)
     assert partition_sizes(model).sum(axis=1).tolist() == [(y_semi == -1).sum()] * len(changes)

@@ -182,7 +182,8 @@ def test_stepper_explorer_replays_the_traces():
     explorer.controls["iteration"].value = 1
     assert explorer.last_error is None
     title = explorer.figure.axes[0].get_title()
-    assert title.startswith(f"Generative-CEM: iteration 1, {run.gaussian.trace_[1].n_changed} "
+    changes = run.gaussian.trace_[1].n_label_changes
+    assert title.startswith(f"Generative-CEM: iteration 1, {changes} "
                             "changed")
     explorer.controls["iteration"].value = last
     assert "converged" in explorer.figure.axes[1].get_title()
