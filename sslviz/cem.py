@@ -122,13 +122,7 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
 
     def iter_fit(self, X, y):
         """Fit step by step: a generator yielding each :class:`CEMStep` as it is recorded."""
-        check_choice("assignment", self.assignment, ("hard", "soft"))
-        check_int("max_iter", self.max_iter, minimum=0)
-        check_number("tol", self.tol, minimum=0)
-        check_choice("init", self.init, ("labeled", "random"))
-        check_choice("record", self.record, ("full", "summary"))
-        check_seed("random_state", self.random_state)
-        self._validate_model()
+        self._check_params()
         X, y = self._validate_input(X, y)
         labeled = labeled_mask(y)
         n_classes = len(self.classes_)
@@ -187,6 +181,16 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = resolve_classes(y[labeled], self.classes, min_classes=2,
                                         require_every_class=self.init != "random")
         return X, y
+
+    def _check_params(self):
+        """Refuse parameter values the loop cannot use, with a message that says the fix."""
+        check_choice("assignment", self.assignment, ("hard", "soft"))
+        check_int("max_iter", self.max_iter, minimum=0)
+        check_number("tol", self.tol, minimum=0)
+        check_choice("init", self.init, ("labeled", "random"))
+        check_choice("record", self.record, ("full", "summary"))
+        check_seed("random_state", self.random_state)
+        self._validate_model()
 
     # -- prediction ----------------------------------------------------------------------------
     def predict_joint_log_proba(self, X):

@@ -197,7 +197,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         ``fit`` runs it to the end; a "step" button can call ``next()`` on it. The estimator's
         fitted attributes always describe the last yielded step.
         """
-        self._validate_params()
+        self._check_params()
         X, y = self._validate_input(X, y)
         problem = MixtureProblem.build(X, y, self.classes_, self.n_components,
                                        self.unlabeled_weight)
@@ -280,7 +280,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         self.trace_ = Trace(records)
 
     # -- validation ----------------------------------------------------------------------------
-    def _validate_params(self):
+    def _check_params(self):
         check_number("alpha", self.alpha, above=0)
         check_seed("random_state", self.random_state)
         check_number("unlabeled_weight (λ)", self.unlabeled_weight, minimum=0, maximum=1)
