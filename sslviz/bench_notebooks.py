@@ -54,7 +54,7 @@ def private_cache(*, link_corpora=True, user_cache=None):
     With ``link_corpora``, the user's vectorized corpora (:data:`CORPUS_KINDS`) are linked in,
     read-only in spirit: the benchmark never writes into them unless a corpus was missing.
     """
-    from sslviz.datasets.paths import cache_dir
+    from sslviz.paths import cache_dir
 
     user_cache = Path(user_cache) if user_cache is not None else cache_dir()
     previous = os.environ.get("SSLVIZ_CACHE")

@@ -14,9 +14,10 @@ method                      score of word ``w``                                 
                             with a class, ``max_c log P(w, c) / (P(w) P(c))``
 ==========================  ======================================================  ==========
 
-A **stop list** (``stop_words="smart"`` or ``"sklearn"``, or any set of words) is removed before
+A **stop list** (a set of words, e.g. ``sslviz.text.stop_list("smart")``) is removed before
 ranking; ``n_features=None`` keeps every remaining word, so stop-word removal alone is
-``select_features(X, "frequency", None, vocabulary=..., stop_words="smart")``.
+``select_features(X, "frequency", None, vocabulary=..., stop_words=stop_list("smart"))``. The
+estimator never reads a file: the experiments resolve a list's name to its words.
 
 The label-based scores see only the **labeled** rows: ``y == -1`` marks an unlabeled row, and
 those rows are dropped before counting (whatever their true class). All three work on word
@@ -59,7 +60,6 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin, chi2
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
-from .text import STOP_LISTS, stop_list
 from .validation import check_choice, check_int, semi_supervised_target
 
 __all__ = [
@@ -70,7 +70,6 @@ __all__ = [
     "feature_scores",
     "mutual_information",
     "pointwise_mutual_information",
-    "resolve_stop_words",
     "select_features",
     "stop_word_mask",
 ]
@@ -177,9 +176,8 @@ def stop_word_mask(vocabulary, stop_words):
     Parameters
     ----------
     vocabulary : sequence of str
-    stop_words : {"smart", "sklearn"}, iterable of str, or None
-        A named list (:func:`sslviz.text.stop_list`; the SMART list is read from the data
-        folder) or the words themselves. ``None``: no word is a stop word.
+    stop_words : iterable of str or None
+        The words (e.g. :func:`sslviz.text.stop_list`). ``None``: no word is a stop word.
     """
     vocabulary = np.asarray(vocabulary, dtype=str)
     if stop_words is None:
@@ -189,13 +187,11 @@ def stop_word_mask(vocabulary, stop_words):
 
 
 def resolve_stop_words(stop_words):
-    """The words of a stop list: a named list (``"smart"``, ``"sklearn"``) is read, a collection
-    of words (or ``None``) is returned as it is."""
+    """The words of a stop list (a collection of str) or ``None``; a name is refused: the
+    estimators never read data (name a list with :func:`sslviz.text.stop_list`)."""
     if isinstance(stop_words, str):
-        if stop_words not in STOP_LISTS:
-            raise ValueError(f"unknown stop list {stop_words!r}; choose one of {STOP_LISTS} "
-                             "or pass the words themselves")
-        return stop_list(stop_words)
+        raise ValueError(f"stop_words={stop_words!r}: pass the words themselves, e.g. "
+                         f"sslviz.text.stop_list({stop_words!r}), not the name of a list")
     return stop_words
 
 
@@ -216,7 +212,7 @@ def select_features(X, method, n_features=None, *, y=None, vocabulary=None, stop
         Classes with ``-1`` for unlabeled rows; required by the label-based methods.
     vocabulary : sequence of str or None
         Column names of ``X``; required with ``stop_words``.
-    stop_words : {"smart", "sklearn"}, iterable of str, or None
+    stop_words : iterable of str or None
         Words removed before ranking.
 
     Returns
@@ -333,7 +329,7 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         One of :data:`METHODS`.
     n_features : int or None, default=None
         Words to keep; ``None`` keeps all words outside the stop list.
-    stop_words : {"smart", "sklearn"}, iterable of str, or None, default=None
+    stop_words : iterable of str or None, default=None
     vocabulary : sequence of str or None, default=None
         Column names of ``X`` (needed with ``stop_words``).
 

@@ -35,7 +35,7 @@ from sslviz.datasets.registry import AcceptedCopy, DataFile, Dataset, get_datase
 
 fetch_module = importlib.import_module("sslviz.datasets.fetch")
 verify_module = importlib.import_module("sslviz.datasets.verify")
-paths_module = importlib.import_module("sslviz.datasets.paths")
+paths_module = importlib.import_module("sslviz.paths")
 
 REPO = Path(__file__).resolve().parent.parent
 PAYLOAD = b"hello, semi-supervised world\n" * 50

@@ -66,14 +66,17 @@ def test_stop_words_removed_as_the_vectorizer_removes_them():
     texts = ["the cat sat on the mat", "it was the best of times", "a dog and another dog"]
     X, vocabulary = vectorize(texts, TextOptions())
     _, without = vectorize(texts, TextOptions(stop_words="sklearn"))
-    kept = select_features(X, "frequency", None, vocabulary=vocabulary, stop_words="sklearn")
+    kept = select_features(X, "frequency", None, vocabulary=vocabulary,
+                           stop_words=stop_list("sklearn"))
     assert sorted(vocabulary[kept]) == sorted(without)
     custom = select_features(X, "frequency", None, vocabulary=vocabulary,
                              stop_words={"cat", "dog"})
     assert set(vocabulary[custom]) == set(vocabulary) - {"cat", "dog"}
     np.testing.assert_array_equal(stop_word_mask(vocabulary, None), False)
-    assert resolve_stop_words("sklearn") == stop_list("sklearn")
     assert resolve_stop_words({"cat"}) == {"cat"} and resolve_stop_words(None) is None
+    with pytest.raises(ValueError, match=r"stop_words='smart': pass the words themselves, e\.g\. "
+                                         r"sslviz\.text\.stop_list\('smart'\), not the name"):
+        select_features(X, "frequency", vocabulary=vocabulary, stop_words="smart")
 
 
 # -- label-based scores ---------------------------------------------------------------------------
@@ -200,8 +203,8 @@ VOCABULARY = np.array(["the", "cat", "mat"])
     ({"stop_words": {"the"}, "vocabulary": VOCABULARY[:2]},
      r"^vocabulary has 2 words but X has 3 columns$"),
     ({"stop_words": "german", "vocabulary": VOCABULARY},
-     r"^unknown stop list 'german'; choose one of \('smart', 'sklearn'\) or pass the words "
-     r"themselves$"),
+     r"^stop_words='german': pass the words themselves, e\.g\. "
+     r"sslviz\.text\.stop_list\('german'\), not the name of a list$"),
 ])
 def test_bad_input_errors(kwargs, message):
     kwargs = {"method": "frequency", "n_features": None, **kwargs}
@@ -261,7 +264,8 @@ def test_smart_stop_list_removed_as_the_vectorizer_removes_it(real_data_dir):
              "I am a student and you are my professor", "Office hours: Tuesday at 10am"]
     X, vocabulary = vectorize(texts, TextOptions())
     _, without = vectorize(texts, TextOptions(stop_words="smart"))
-    kept = select_features(X, "frequency", None, vocabulary=vocabulary, stop_words="smart")
+    kept = select_features(X, "frequency", None, vocabulary=vocabulary,
+                           stop_words=stop_list("smart"))
     assert sorted(vocabulary[kept]) == sorted(without)
     assert "the" not in vocabulary[kept] and "programming" in vocabulary[kept]
 

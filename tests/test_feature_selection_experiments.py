@@ -407,3 +407,14 @@ def test_sweep_scores_every_size_by_leave_one_out_and_chooses_the_best(corpus, t
     np.testing.assert_array_equal(nb, [sweep.nb_accuracy[0, 1, chosen[s], s] for s in (0, 1)])
     with pytest.raises(ValueError, match="no leave-one-out score with 1 labeled document"):
         sweep.chosen_size("frequency", 1)
+
+
+def test_the_experiments_resolve_a_stop_list_by_name():
+    from sslviz.experiments.feature_selection import stop_words
+    from sslviz.text import stop_list
+
+    assert stop_words("sklearn") == stop_list("sklearn")
+    assert stop_words({"cat"}) == {"cat"} and stop_words(None) is None
+    with pytest.raises(ValueError, match=r"^unknown stop list 'german'; choose one of "
+                                         r"\('smart', 'sklearn'\) or pass the words themselves$"):
+        stop_words("german")

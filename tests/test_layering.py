@@ -102,3 +102,60 @@ def test_every_lecture_has_one_name_across_layers():
                  if not any(name.startswith(f"{lecture}_") for lecture in lectures)}
         extra -= {"common", "base", "export_control", "ahead"}
         assert not extra, f"{layer}/ holds modules of no lecture: {sorted(extra)}"
+
+
+# -- estimators never reach data, caches or experiments -----------------------------------------
+DATA_AND_ABOVE = ("sslviz.cache", "sslviz.text", "sslviz.datasets", "sslviz.experiments")
+
+
+def _algorithm_modules():
+    """Top-level modules that define a scikit-learn estimator (found, not listed)."""
+    found = []
+    for path in sorted(PACKAGE.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        bases = {getattr(base, "id", getattr(base, "attr", None))
+                 for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+                 for base in node.bases}
+        if bases & {"BaseEstimator", "ClassifierMixin", "TransformerMixin"}:
+            found.append(f"sslviz.{path.stem}")
+    return found
+
+
+_DATA_PROBE = f"""
+import importlib, json, sys
+name = sys.argv[1]
+importlib.import_module(name)
+print(json.dumps(sorted(m for m in sys.modules if m.startswith({DATA_AND_ABOVE!r}))))
+"""
+
+
+def _loaded_by(module):
+    """The modules of ``DATA_AND_ABOVE`` that importing ``module`` alone loads."""
+    result = subprocess.run([sys.executable, "-c", _DATA_PROBE, module],
+                            capture_output=True, text=True, check=True)
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+def test_the_estimator_modules_are_found():
+    found = _algorithm_modules()
+    for expected in ("sslviz.em", "sslviz.cem", "sslviz.hybrid", "sslviz.feature_selection",
+                     "sslviz.label_propagation", "sslviz.sgt", "sslviz.co_training"):
+        assert expected in found
+
+
+@pytest.mark.parametrize("module", _algorithm_modules())
+def test_estimators_import_no_data_cache_or_experiment_module(module):
+    assert _loaded_by(module) == [], (
+        f"{module} reaches data, the cache or the experiments: take words, arrays and settings "
+        "as arguments and resolve names (stop lists, corpora) in sslviz.experiments")
+
+
+def test_the_cache_is_on_the_ground_floor():
+    assert _loaded_by("sslviz.cache") == ["sslviz.cache"]  # no dataset loader comes with it
+
+
+def test_lecture_04_does_not_import_lecture_07():
+    result = subprocess.run([sys.executable, "-c", "import sys, sslviz.em; "
+                             "print('sslviz.cem' in sys.modules)"],
+                            capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"

@@ -25,9 +25,9 @@ from sslviz.datasets.fetch import (
     file_sha256,
     status,
 )
-from sslviz.datasets.paths import cache_dir, data_dir_origin
 from sslviz.datasets.registry import REGISTRY
 from sslviz.datasets.verify import OK_STATES
+from sslviz.paths import cache_dir, data_dir_origin
 
 
 def _parser() -> cli.Parser:

@@ -1,7 +1,7 @@
 """Finding, verifying and downloading the registered data files: the public functions.
 
 :func:`locate` returns the path of an accepted copy of a file in the data folder (see
-:mod:`sslviz.datasets.paths`) after checking its sha256 against the registry. A file whose
+:mod:`sslviz.paths`) after checking its sha256 against the registry. A file whose
 checksum matches no accepted copy is refused (:class:`ChecksumMismatchError`); a missing file (or
 a folder where the file should be, or an unreadable file) raises :class:`DatasetMissingError`,
 whose message tells the student what to do. A copy is judged by one rule (see
@@ -23,7 +23,6 @@ from pathlib import Path
 
 from sslviz.datasets import registry
 from sslviz.datasets.download import fetch_file
-from sslviz.datasets.paths import data_dir_origin
 from sslviz.datasets.registry import Dataset, get_dataset
 from sslviz.datasets.verify import (
     CORRUPT,
@@ -43,6 +42,7 @@ from sslviz.datasets.verify import (
     mismatch_error,
     missing_error,
 )
+from sslviz.paths import data_dir_origin
 
 __all__ = [
     "CORRUPT",

@@ -1,5 +1,7 @@
 """Benchmarks: one EM iteration of :class:`~sslviz.em.SemiSupervisedNB` against its floor; the
-explorers' latency (``python -m sslviz.bench explorers``, in :mod:`sslviz.bench_explorers`).
+explorers' latency (``python -m sslviz.bench explorers``, in :mod:`sslviz.bench_explorers`); the
+lectures' cold and warm run times (``python -m sslviz.bench notebooks``, in
+:mod:`sslviz.bench_notebooks`).
 
 ``python -m sslviz.bench em [--repeat N] [--subset all] [--stop-words smart]`` loads the full
 20 Newsgroups as word counts (:func:`sslviz.text.load_counts`, cached), draws a stratified labeled
@@ -349,7 +351,38 @@ def _parser():
     explorers.add_argument("--pause", type=cli.finite_float(minimum=0), default=0.5,
                            help="seconds the kernel idles between two changes (default: 0.5)")
     explorers.add_argument("--json", metavar="FILE", help="also write the measurements here")
+    notebooks = commands.add_parser(
+        "notebooks", help="every notebook top to bottom: cold and warm run times",
+        description="Run each notebook in a fresh kernel twice, against a private result cache: "
+        "cold (no result cached; vectorized corpora linked from your cache) and warm. Targets: "
+        "cold 60 s, warm 15 s.")
+    notebooks.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
+                           help="notebook files (default: all of notebooks/)")
+    notebooks.add_argument("--cold-corpora", action="store_true",
+                           help="do not link the vectorized corpora: tokenize them too")
+    notebooks.add_argument("--json", metavar="FILE", help="also write the measurements here")
     return parser
+
+
+def _notebooks(args):
+    import json
+
+    from .bench_notebooks import bench_notebooks, format_notebook_table, rows_as_dicts
+    from .deck import NotebookFailed
+
+    cli.require_classroom("python -m sslviz.bench notebooks")
+    notebooks = cli.checked_notebooks(args.notebooks) or None
+    if args.json:
+        cli.writable_file(args.json, option="--json")
+    try:
+        rows = bench_notebooks(notebooks, link_corpora=not args.cold_corpora)
+    except NotebookFailed as error:
+        print(f"error: {cli.one_line(error)}", file=sys.stderr)
+        return 1
+    print(format_notebook_table(rows, link_corpora=not args.cold_corpora))
+    if args.json:
+        cli.write_text_atomically(args.json, json.dumps(rows_as_dicts(rows), indent=1))
+    return 0
 
 
 def _explorers(args):
@@ -379,6 +412,8 @@ def main(argv=None):
     args = _parser().parse_args(argv)
     if args.command == "explorers":
         return _explorers(args)
+    if args.command == "notebooks":
+        return _notebooks(args)
     from .text import TextOptions, load_counts
 
     stop_words = None if args.stop_words == "none" else args.stop_words

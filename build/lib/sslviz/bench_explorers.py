@@ -34,10 +34,11 @@ _MARK = "SSLVIZ-BENCH:"
 
 # -- inside the kernel ---------------------------------------------------------------------------
 def control_kind(control):
-    """``"replay"`` for a live integer slider (it indexes a recorded trace), else ``"refit"``."""
-    live_slider = (type(control).__name__ == "IntSlider"
-                   and getattr(control, "continuous_update", True))
-    return "replay" if live_slider else "refit"
+    """``"replay"`` for a live integer slider (it indexes a recorded trace), else ``"refit"``:
+    the explorers' own rule (:func:`sslviz.widgets.ahead.replay_controls`)."""
+    from sslviz.widgets.ahead import replay_controls
+
+    return "replay" if replay_controls({"control": control}) else "refit"
 
 
 def visit_plan(control, n_steps=4):

@@ -33,7 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._io import atomic_write_path
-from .datasets.paths import cache_dir
+from .paths import cache_dir
 
 STALE_PART_SECONDS = 3600
 _KEY_FIELD = "__key__"

@@ -21,11 +21,14 @@ For a **discriminative** model, Bayes' rule splits eq. 8 into ``Σ_k Σ_{x in P_
 (eq. 10) plus ``Σ log p(x)``, which does not involve the classifier's parameters (eq. 9): CEM
 with a logistic regression in the M-step (:class:`sslviz.logistic_cem.LogisticCEM`) climbs eq. 10.
 
-One loop, :class:`CEMClassifier`, runs every model; ``assignment="soft"`` replaces the C-step by
-posterior weights (plain EM, climbing the MML), so hard and soft compare on one model. For a
-logistic model the soft variant started from the supervised fit never moves: at that fit the
-posterior-weighted unlabeled rows add a zero gradient (its own posteriors are the targets that it
-already predicts) - the classifier's log-likelihood of eq. 10 has nothing to learn from ``p(x)``.
+One loop, :class:`CEMClassifier`, runs the Gaussian and logistic models of lecture 07;
+``assignment="soft"`` replaces the C-step by posterior weights (plain EM, climbing the MML), so
+hard and soft compare on one model. Naive Bayes CEM is :class:`sslviz.em.SemiSupervisedNB` with
+``assignment="hard"``: the same C-step (:func:`sslviz.nb_mixture.c_step`) inside EM's own loop.
+For a logistic model the soft variant started from the supervised fit never moves: at that fit
+the posterior-weighted unlabeled rows add a zero gradient (its own posteriors are the targets
+that it already predicts) - the classifier's log-likelihood of eq. 10 has nothing to learn from
+``p(x)``.
 The C-step is what lets the unlabeled rows pull (compare self-training).
 
 Cost per iteration: one M-step (Gaussian: O(n d²) sums; logistic: a quasi-Newton fit) and one
@@ -49,6 +52,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .nb_mixture import c_step
 from .trace import Trace, freeze_array
 from .validation import (
     check_choice,
@@ -75,7 +79,7 @@ class CEMStep:
         ``assignment="hard"`` the classification likelihood (eq. 8 / eq. 10, minus the logistic
         penalty) for the partition the C-step draws from these parameters; with ``"soft"`` the
         mixture likelihood (labeled rows at their class, unlabeled rows summed over classes).
-    n_changed : int
+    n_label_changes : int
         Unlabeled rows whose class in ``partition`` differs from the previous iteration's
         (0 at iteration 0).
     partition : ndarray of shape (n_unlabeled,) or None
@@ -89,31 +93,10 @@ class CEMStep:
 
     iteration: int
     objective: float
-    n_changed: int
+    n_label_changes: int
     partition: np.ndarray | None
     posteriors: np.ndarray | None
     parameters: tuple
-
-
-def c_step(log_posteriors):
-    """The C-step: each row to its most probable class, as a one-hot array.
-
-    Parameters
-    ----------
-    log_posteriors : ndarray of shape (n_rows, n_classes)
-        Any scores monotone in the posteriors (log posteriors, log joints, responsibilities).
-
-    Returns
-    -------
-    ndarray of shape (n_rows, n_classes), float
-        One 1 per row, at ``argmax``; an exact tie goes to the lowest column.
-    """
-    scores = np.asarray(log_posteriors)
-    if scores.ndim != 2 or scores.shape[1] == 0:
-        raise ValueError(f"c_step needs a 2-D array (n_rows, n_classes), got shape {scores.shape}")
-    hard = np.zeros(scores.shape)
-    hard[np.arange(len(scores)), np.argmax(scores, axis=1)] = 1.0
-    return hard
 
 
 class CEMClassifier(ClassifierMixin, BaseEstimator):
@@ -139,13 +122,7 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
 
     def iter_fit(self, X, y):
         """Fit step by step: a generator yielding each :class:`CEMStep` as it is recorded."""
-        check_choice("assignment", self.assignment, ("hard", "soft"))
-        check_int("max_iter", self.max_iter, minimum=0)
-        check_number("tol", self.tol, minimum=0)
-        check_choice("init", self.init, ("labeled", "random"))
-        check_choice("record", self.record, ("full", "summary"))
-        check_seed("random_state", self.random_state)
-        self._validate_model()
+        self._check_params()
         X, y = self._validate_input(X, y)
         labeled = labeled_mask(y)
         n_classes = len(self.classes_)
@@ -177,7 +154,7 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
                                  else logsumexp(log_unl, axis=1).sum()))
             full = self.record == "full"
             records.append(CEMStep(
-                iteration=iteration, objective=objective, n_changed=changed,
+                iteration=iteration, objective=objective, n_label_changes=changed,
                 partition=freeze_array(new_partition.astype(np.int16)) if full else None,
                 posteriors=freeze_array(np.exp(log_post).astype(np.float32)) if full else None,
                 parameters=tuple(freeze_array(p) for p in parameters)))
@@ -204,6 +181,16 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = resolve_classes(y[labeled], self.classes, min_classes=2,
                                         require_every_class=self.init != "random")
         return X, y
+
+    def _check_params(self):
+        """Refuse parameter values the loop cannot use, with a message that says the fix."""
+        check_choice("assignment", self.assignment, ("hard", "soft"))
+        check_int("max_iter", self.max_iter, minimum=0)
+        check_number("tol", self.tol, minimum=0)
+        check_choice("init", self.init, ("labeled", "random"))
+        check_choice("record", self.record, ("full", "summary"))
+        check_seed("random_state", self.random_state)
+        self._validate_model()
 
     # -- prediction ----------------------------------------------------------------------------
     def predict_joint_log_proba(self, X):
@@ -393,6 +380,3 @@ def partition_sizes(estimator):
         raise ValueError("this model was fitted with record='summary'; refit with record='full'")
     return np.array([np.bincount(step.partition, minlength=len(estimator.classes_))
                      for step in estimator.trace_])
-
-
-# -- CEM on the multinomial Naive Bayes of lecture 04 ---------------------------------------------

@@ -208,8 +208,8 @@ def require_classroom(command):
 # -- the one error path ---------------------------------------------------------------------
 def user_errors():
     """The exception types a user can cause and a command reports in one line."""
-    from sslviz.datasets.paths import DataFolderError
     from sslviz.datasets.verify import ChecksumMismatchError, DatasetMissingError
+    from sslviz.paths import DataFolderError
 
     return (UsageError, DatasetMissingError, ChecksumMismatchError, DataFolderError, ValueError,
             OSError)

@@ -118,14 +118,19 @@ class CoTraining(ClassifierMixin, BaseEstimator):
         self.mode = mode
         self.random_state = random_state
 
-    def fit(self, X, y):
-        """Co-train on ``X`` (both views side by side) with ``y == -1`` marking unlabeled rows."""
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=None)
+    def _check_params(self, n_features):
+        """The checked split point of the views; a clear error for a value the fit cannot
+        use (the split must leave both views at least one of the ``n_features`` columns)."""
         check_choice("mode", self.mode, MODES)
         check_int("pool_size", self.pool_size, minimum=1)
         check_int("max_iter", self.max_iter, minimum=0)
-        self._split = check_int("n_view0_features", self.n_view0_features, minimum=1,
-                                maximum=X.shape[1] - 1)
+        return check_int("n_view0_features", self.n_view0_features, minimum=1,
+                         maximum=n_features - 1)
+
+    def fit(self, X, y):
+        """Co-train on ``X`` (both views side by side) with ``y == -1`` marking unlabeled rows."""
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=None)
+        self._split = self._check_params(X.shape[1])
         y, labeled = semi_supervised_target(y)
         self.classes_ = resolve_classes(np.asarray(y)[labeled], min_classes=2)
         counts = self._growth(np.asarray(y)[labeled])

@@ -59,8 +59,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from . import words
-from .cem import c_step
-from .nb_mixture import MixtureProblem, initial_state, m_step
+from .nb_mixture import MixtureProblem, c_step, initial_state, m_step
 from .trace import Trace, freeze_array
 from .validation import (
     check_choice,
@@ -149,7 +148,8 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
     assignment : {"soft", "hard"}, default="soft"
         EM, or classification EM (Amini & Gallinari 2002): a C-step gives each unlabeled
         document wholly to its most probable component before the M-step, and the fit stops when
-        the C-step returns the partition it was given (:func:`sslviz.cem.c_step`; no annealing).
+        the C-step returns the partition it was given (:func:`sslviz.nb_mixture.c_step`; no
+        annealing).
 
     Attributes
     ----------
@@ -197,7 +197,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         ``fit`` runs it to the end; a "step" button can call ``next()`` on it. The estimator's
         fitted attributes always describe the last yielded step.
         """
-        self._validate_params()
+        self._check_params()
         X, y = self._validate_input(X, y)
         problem = MixtureProblem.build(X, y, self.classes_, self.n_components,
                                        self.unlabeled_weight)
@@ -280,7 +280,7 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         self.trace_ = Trace(records)
 
     # -- validation ----------------------------------------------------------------------------
-    def _validate_params(self):
+    def _check_params(self):
         check_number("alpha", self.alpha, above=0)
         check_seed("random_state", self.random_state)
         check_number("unlabeled_weight (λ)", self.unlabeled_weight, minimum=0, maximum=1)

@@ -117,16 +117,21 @@ class EntropyRegularizedLR(ClassifierMixin, BaseEstimator):
         self.record = record
         self.init = init
 
-    def fit(self, X, y):
-        """Fit on labeled rows and (through the entropy) unlabeled rows (``y == -1``)."""
-        C = check_number("C", self.C, above=0)
-        weight = check_number("entropy_weight (λ)", self.entropy_weight, minimum=0)
-        max_iter = check_int("max_iter", self.max_iter, minimum=0)
-        tol = check_number("tol", self.tol, above=0)
+    def _check_params(self):
+        """The checked ``(C, entropy_weight, max_iter, tol)``; a clear error for a value the fit
+        cannot use."""
         check_choice("record", self.record, ("full", "summary"))
         check_choice("init", self.init, ("supervised", "zeros"))
         if not isinstance(self.fit_intercept, bool | np.bool_):
             raise ValueError(f"fit_intercept must be True or False, got {self.fit_intercept!r}")
+        return (check_number("C", self.C, above=0),
+                check_number("entropy_weight (λ)", self.entropy_weight, minimum=0),
+                check_int("max_iter", self.max_iter, minimum=0),
+                check_number("tol", self.tol, above=0))
+
+    def fit(self, X, y):
+        """Fit on labeled rows and (through the entropy) unlabeled rows (``y == -1``)."""
+        C, weight, max_iter, tol = self._check_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         y, labeled = semi_supervised_target(y)
         if not labeled.any():

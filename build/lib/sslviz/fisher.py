@@ -156,7 +156,7 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        self._validate_params()
+        self._check_params()
         if y is None:
             raise ValueError("FisherKernelNB requires y to be passed, but the target y is None: "
                              "pass class labels, with -1 for unlabeled "
@@ -213,7 +213,7 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
         return np.concatenate([np.array(priors, dtype=object)]
                               + [block.astype(object) for block in blocks])
 
-    def _validate_params(self):
+    def _check_params(self):
         check_choice("variant", self.variant, VARIANTS)
         check_bool("normalize", self.normalize)
         check_number("prune_tol", self.prune_tol, minimum=0, below=1)

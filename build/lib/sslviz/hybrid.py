@@ -161,15 +161,20 @@ class HybridNB(ClassifierMixin, BaseEstimator):
             pass
         return self
 
-    def iter_fit(self, X, y):
-        """Fit step by step: a generator yielding each :class:`HybridStep` as it is recorded."""
+    def _check_params(self):
+        """The checked ``(alpha, psi_alpha, prior_scale, max_iter, tol)``; a clear error for a
+        value the fit cannot use."""
         alpha = check_number("alpha", self.alpha, above=0)
         psi_alpha = alpha if self.psi_alpha is None else check_number(
             "psi_alpha", self.psi_alpha, above=0)
         sigma = check_number("prior_scale", self.prior_scale, above=0)
         check_choice("normalize", self.normalize, NORMALIZATIONS)
-        max_iter = check_int("max_iter", self.max_iter, minimum=0)
-        tol = check_number("tol", self.tol, minimum=0)
+        return (alpha, psi_alpha, sigma, check_int("max_iter", self.max_iter, minimum=0),
+                check_number("tol", self.tol, minimum=0))
+
+    def iter_fit(self, X, y):
+        """Fit step by step: a generator yielding each :class:`HybridStep` as it is recorded."""
+        alpha, psi_alpha, sigma, max_iter, tol = self._check_params()
         X, y = self._validate_input(X, y)
         labeled = labeled_mask(y)
         y_index = np.searchsorted(self.classes_, y[labeled])
@@ -231,7 +236,12 @@ class HybridNB(ClassifierMixin, BaseEstimator):
     # -- prediction ----------------------------------------------------------------------------
     def predict_unnormalized_log_proba(self, X):
         """λ1 log P(x|k,θ) + λ2 log P(x|k,ψ) + μ_k (scaled as in fit), shape (n, n_classes):
-        log R(k|x) up to a constant per row."""
+        log R(k|x) up to a constant per row.
+
+        Not named ``predict_joint_log_proba`` as in :class:`sslviz.em.SemiSupervisedNB` and
+        :class:`sslviz.cem.CEMClassifier`: a weighted product of two models' likelihoods is no
+        joint probability log P(k, x) of any model, only a score whose softmax is R(k|x).
+        """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         check_non_negative(X, "HybridNB (X must hold word counts)")

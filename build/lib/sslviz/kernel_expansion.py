@@ -269,8 +269,8 @@ class KernelExpansionClassifier(ClassifierMixin, BaseEstimator):
         self.kkt_tol = kkt_tol
         self.record = record
 
-    def fit(self, X, y):
-        """Fit on ``X`` (all N points become kernels), ``y == -1`` marking unlabeled rows."""
+    def _check_params(self):
+        """Refuse parameter values the fit cannot use, with a message that says the fix."""
         check_choice("method", self.method, METHODS)
         check_int("n_neighbors", self.n_neighbors, minimum=1)
         check_number("gamma", self.gamma, minimum=0, maximum=1)
@@ -281,6 +281,10 @@ class KernelExpansionClassifier(ClassifierMixin, BaseEstimator):
         check_choice("record", self.record, ("full", "summary"))
         if not isinstance(self.balanced, bool | np.bool_):
             raise ValueError(f"balanced must be True or False, got {self.balanced!r}")
+
+    def fit(self, X, y):
+        """Fit on ``X`` (all N points become kernels), ``y == -1`` marking unlabeled rows."""
+        self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         y, labeled = semi_supervised_target(y)
         if not labeled.any():

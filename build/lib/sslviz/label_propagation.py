@@ -261,8 +261,8 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.record = record
 
-    def fit(self, X, y):
-        """Build the graph on ``X`` (``y == -1``: unlabeled) and propagate the labels."""
+    def _check_params(self):
+        """Refuse parameter values the fit cannot use, with a message that says the fix."""
         check_choice("method", self.method, METHODS)
         check_choice("record", self.record, RECORDS)
         check_choice("affinity", self.affinity, ("knn", "precomputed"))
@@ -270,6 +270,10 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         check_number("alpha", self.alpha, above=0, below=1)
         check_int("max_iter", self.max_iter, minimum=0)
         check_number("tol", self.tol, above=0)
+
+    def fit(self, X, y):
+        """Build the graph on ``X`` (``y == -1``: unlabeled) and propagate the labels."""
+        self._check_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=None, y_numeric=False)
         y, labeled = semi_supervised_target(y)
         self.classes_ = resolve_classes(np.asarray(y)[labeled], min_classes=2)

@@ -145,3 +145,24 @@ def smoothed_parameters(weighted_resp, word_counts, doc_lengths, alpha):
     smoothed_prior = weighted_resp.sum(axis=0) + alpha
     log_prior = np.log(smoothed_prior) - np.log(smoothed_prior.sum())
     return MixtureState(log_prior, log_prob.T, alpha)
+
+
+def c_step(log_posteriors):
+    """The C-step: each row to its most probable class, as a one-hot array.
+
+    Parameters
+    ----------
+    log_posteriors : ndarray of shape (n_rows, n_classes)
+        Any scores monotone in the posteriors (log posteriors, log joints, responsibilities).
+
+    Returns
+    -------
+    ndarray of shape (n_rows, n_classes), float
+        One 1 per row, at ``argmax``; an exact tie goes to the lowest column.
+    """
+    scores = np.asarray(log_posteriors)
+    if scores.ndim != 2 or scores.shape[1] == 0:
+        raise ValueError(f"c_step needs a 2-D array (n_rows, n_classes), got shape {scores.shape}")
+    hard = np.zeros(scores.shape)
+    hard[np.arange(len(scores)), np.argmax(scores, axis=1)] = 1.0
+    return hard

@@ -193,7 +193,7 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
         ``fit`` runs it to the end. The fitted attributes always describe the last yielded step.
         """
-        self._validate_params()
+        self._check_params()
         X, y, has_label = self._validate_input(X, y)
         self.estimator_ = clone(self.estimator)
         self.transduction_ = np.copy(y)
@@ -255,7 +255,7 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         return np.concatenate(chosen) if chosen else np.array([], dtype=int)
 
     # -- validation ----------------------------------------------------------------------------
-    def _validate_params(self):
+    def _check_params(self):
         if self.estimator is None:
             raise ValueError("estimator is required: pass a classifier with fit and "
                              "predict_proba, e.g. SelfTraining(LogisticRegression())")

@@ -168,11 +168,15 @@ class SpectralGraphTransducer(ClassifierMixin, BaseEstimator):
         self.n_components = n_components
         self.c = c
 
-    def fit(self, X, y):
-        """Cut the graph of ``X`` (all rows, ``y == -1`` unlabeled) as the labels ask."""
+    def _check_params(self):
+        """Refuse parameter values the fit cannot use, with a message that says the fix."""
         check_int("n_neighbors", self.n_neighbors, minimum=1)
         check_int("n_components", self.n_components, minimum=1)
         check_number("c", self.c, above=0)
+
+    def fit(self, X, y):
+        """Cut the graph of ``X`` (all rows, ``y == -1`` unlabeled) as the labels ask."""
+        self._check_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=None)
         y, labeled = semi_supervised_target(y)
         self.classes_ = resolve_classes(np.asarray(y)[labeled], min_classes=2)

@@ -239,7 +239,7 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        self._validate_params()
+        self._check_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         y, labeled = semi_supervised_target(y)
         unlabeled = ~labeled
@@ -346,7 +346,7 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
         return transduction
 
     # -- validation ----------------------------------------------------------------------------
-    def _validate_params(self):
+    def _check_params(self):
         check_number("C", self.C, above=0)
         check_number("C_unlabeled", self.C_unlabeled, above=0)
         check_seed("random_state", self.random_state)

@@ -193,7 +193,7 @@ class Yarowsky(ClassifierMixin, BaseEstimator):
 
     def iter_fit(self, X, y=None, *, feature_names=None):
         """Fit step by step: a generator yielding each :class:`YarowskyStep` as it is recorded."""
-        self._validate_params()
+        self._check_params()
         X = validate_data(self, X, accept_sparse="csr")
         B = presence_matrix(X)
         given = self._given_labels(B, y, feature_names)
@@ -255,7 +255,7 @@ class Yarowsky(ClassifierMixin, BaseEstimator):
         self.decision_list_ = decision_list
 
     # -- validation ------------------------------------------------------------------------------
-    def _validate_params(self):
+    def _check_params(self):
         check_number("alpha", self.alpha, above=0)
         check_int("min_count", self.min_count, minimum=1)
         threshold = self.threshold

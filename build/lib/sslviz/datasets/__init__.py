@@ -10,7 +10,7 @@ how to point ``SSLVIZ_DATA`` at a folder that already holds the files. ``python 
 sslviz.datasets status`` shows what is present.
 
 Modules: :mod:`~sslviz.datasets.registry` (what the files are, their official URLs and accepted
-sha256), :mod:`~sslviz.datasets.paths` (data and cache folders), :mod:`~sslviz.datasets.fetch`
+sha256), :mod:`~sslviz.paths` (data and cache folders), :mod:`~sslviz.datasets.fetch`
 (locate, verify, download), :mod:`~sslviz.datasets.loaders` (``load_*`` of the document
 corpora and stop lists), :mod:`~sslviz.datasets.senseval` (the sense-tagged instances).
 """
@@ -26,10 +26,10 @@ from sslviz.datasets.fetch import (
 )
 from sslviz.datasets.golub import load_golub
 from sslviz.datasets.loaders import load_20newsgroups, load_reuters, load_stoplist, load_webkb
-from sslviz.datasets.paths import DataFolderError, cache_dir, data_dir
 from sslviz.datasets.registry import REGISTRY
 from sslviz.datasets.senseval import SensevalCorpus, load_senseval
 from sslviz.datasets.splice import load_splice
+from sslviz.paths import DataFolderError, cache_dir, data_dir
 
 __all__ = [
     "REGISTRY",

@@ -23,9 +23,10 @@ from sklearn.naive_bayes import MultinomialNB
 
 from ..cache import data_digest
 from ..em import SemiSupervisedNB, accuracy_by_iteration
-from ..feature_selection import METHODS, resolve_stop_words, select_features
+from ..feature_selection import METHODS, select_features
 from ..feature_selection_astray import AstrayRun
 from ..splits import split_labeled
+from ..text import STOP_LISTS, stop_list
 from ..tuning import ALPHA_GRID, choose_alpha, loo_log_likelihood
 from ..validation import check_choice, check_int, check_number
 from ..words import log_odds_pair
@@ -233,7 +234,7 @@ def vocabulary_sweep(X, y, vocabulary, *, feature_sets, sizes, label_sizes, seed
               "em": {k: (list(v) if isinstance(v, tuple) else v)
                      for k, v in sorted(em_params.items())}}
     shared = {"X": X, "y": y, "vocabulary": vocabulary, "sizes": sizes.tolist(),
-              "specs": [(method, resolve_stop_words(stop)) for method, stop in specs],
+              "specs": [(method, stop_words(stop)) for method, stop in specs],
               "test_rows": test_rows, "n_unlabeled": n_unlabeled, "em_params": em_params,
               "n_top": n_top}
     jobs = [{"n_labeled": int(n), "seed": int(seed)} for n in label_sizes for seed in seeds]
@@ -376,3 +377,14 @@ def toy_feature_weights(n_labeled, seed=0, *, n_discriminative=6, n_noise=24, do
     discriminative = np.arange(n_words) < n_discriminative
     return ToyWeights(log_odds_pair(log_prob), log_odds_pair(np.log(probabilities)),
                       discriminative, int(n_labeled))
+
+
+def stop_words(stop):
+    """The words of a stop list: a named list (``"smart"``, ``"sklearn"``; see
+    :func:`sslviz.text.stop_list`) is read, a collection of words (or ``None``) passes as it is."""
+    if isinstance(stop, str):
+        if stop not in STOP_LISTS:
+            raise ValueError(f"unknown stop list {stop!r}; choose one of {STOP_LISTS} "
+                             "or pass the words themselves")
+        return stop_list(stop)
+    return stop

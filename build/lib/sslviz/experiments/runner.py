@@ -11,15 +11,14 @@ optional dependency: ``pip install sslviz[cluster]``): the same cache, the same 
 progress bar, the results stored as each finishes. A job whose worker dies is run again on
 another worker (Dask's rescheduling), so a killed worker costs its running jobs, not the run.
 
-:class:`Prefetched` serves an explorer's refits: each setting's result is computed once, either
-when it is asked for or ahead of time, in a background thread, while the class looks at another.
+Work an explorer does ahead of the class (refits of the settings next to the one on screen) is
+not the runner's: it lives in :mod:`sslviz.widgets.ahead`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from concurrent.futures import Future
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -127,81 +126,3 @@ def _on_cluster(client, function, numbered_jobs, shared):
             yield future.result()
     finally:
         client.cancel(futures)
-
-
-class Prefetched:
-    """The results of ``compute(key)``, each computed once: when asked for, or ahead of time.
-
-    ``prefetched(key)`` returns the result for ``key``: kept from before, waited for while the
-    background thread computes it, or computed now (also a key the thread has not reached yet).
-    :meth:`prefetch` starts a daemon thread that computes the given keys in order, so that an
-    explorer can prepare the settings a class is likely to pick next while it looks at the
-    figure. One computation runs at a time (``compute`` need not be thread-safe, and the thread
-    limits of BLAS and OpenMP are process-wide). An error is raised to whoever asks for that key
-    and then forgotten: the next request computes it again.
-
-    Parameters
-    ----------
-    compute : callable (key) -> result
-        Deterministic: a result must not depend on which thread computed it.
-    """
-
-    def __init__(self, compute):
-        self.compute = compute
-        self._futures = {}  # key -> Future of its result
-        self._lock = threading.Lock()  # guards _futures and who computes which key
-        self._computing = threading.Lock()  # one computation at a time
-
-    def __call__(self, key):
-        future = self._future(key)
-        if self._claim(future):
-            self._run(key, future)
-        return future.result()
-
-    def __contains__(self, key):
-        """``True`` once ``key``'s result is known (computed without error)."""
-        future = self._futures.get(key)
-        return future is not None and future.done() and future.exception() is None
-
-    def prefetch(self, keys):
-        """Compute the results of ``keys`` not known yet in a background (daemon) thread.
-
-        A daemon thread does not keep a kernel that shuts down alive. Returns the thread, or
-        ``None`` when every result is known or under way.
-        """
-        pending = [(key, self._future(key)) for key in keys]
-        pending = [(key, future) for key, future in pending
-                   if not (future.running() or future.done())]
-        if not pending:
-            return None
-        thread = threading.Thread(target=self._run_all, args=(pending,), daemon=True,
-                                  name="sslviz-prefetch")
-        thread.start()
-        return thread
-
-    def _future(self, key):
-        with self._lock:
-            return self._futures.setdefault(key, Future())
-
-    def _claim(self, future):
-        """``True`` for the one caller that is to compute this future's result."""
-        with self._lock:
-            return (not (future.running() or future.done())
-                    and future.set_running_or_notify_cancel())
-
-    def _run_all(self, pending):
-        for key, future in pending:
-            if self._claim(future):
-                self._run(key, future)
-
-    def _run(self, key, future):
-        try:
-            with self._computing:
-                result = self.compute(key)
-        except BaseException as error:  # handed to whoever waits; the next request recomputes
-            with self._lock:
-                if self._futures.get(key) is future:
-                    del self._futures[key]
-            future.set_exception(error)
-        else:
-            future.set_result(result)

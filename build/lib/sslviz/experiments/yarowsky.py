@@ -9,7 +9,7 @@ comparison a Yarowsky run should beat. :class:`YarowskyRuns` keeps them (in memo
 setting) for the lecture's explorers. Cost: a run is a few decision-list fits (well under a
 second at lecture scale); a map is a t-SNE of the pool (about two seconds on one core for 2,000
 instances), kept in the disk cache and, for the words an explorer offers, computed in a
-background thread while the class looks at the first word (:meth:`YarowskyRuns.prefetch_maps`).
+background thread by the explorer while the class looks at the first word (its ``prepare``).
 """
 
 from __future__ import annotations
@@ -26,12 +26,13 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits
 
+from .._memo import Once
 from ..cache import data_digest
 from ..datasets import load_senseval, load_stoplist
 from ..decision_list import DecisionList, collocation_matrix, presence_matrix
 from ..splits import split_labeled
 from ..yarowsky import Yarowsky, accuracy_by_iteration, label_accuracy
-from .runner import Prefetched, run_jobs
+from .runner import run_jobs
 
 
 # -- one word-sense experiment: pool, test, run --------------------------------------------------
@@ -339,9 +340,9 @@ class YarowskyRuns:
 
     Notes
     -----
-    :meth:`map` and :meth:`prefetch_maps` may be called from several threads: each word's map
-    is computed once (a request for a map being computed waits for it), and one map at a time
-    (:class:`~sslviz.experiments.runner.Prefetched`).
+    :meth:`map` may be called from several threads (an explorer prepares maps in the
+    background): each word's map is computed once (a request for a map being computed waits for
+    it), and one map at a time (:class:`sslviz._memo.Once`).
     """
 
     def __init__(self, catalog=LECTURE_SEEDS, load_task=load_sense_task,
@@ -356,7 +357,7 @@ class YarowskyRuns:
         self.task = lru_cache(maxsize=8)(self._task)
         self.run = lru_cache(maxsize=64)(self._run)
         self.supervised = lru_cache(maxsize=64)(self._supervised)
-        self._maps = Prefetched(self._map)
+        self._maps = Once(self._map)
 
     def _task(self, word):
         if word not in self.catalog:
@@ -367,24 +368,10 @@ class YarowskyRuns:
     def map(self, word):
         """The 2-D map of ``word``'s pool instances (:func:`instance_map`), shape (n_pool, 2).
 
-        Kept in memory; computed now (or read from the disk cache) unless a prefetch computes
-        or computed it already, in which case this waits for that result.
+        Kept in memory; computed now (or read from the disk cache) unless another thread is
+        computing it, in which case this waits for that result.
         """
         return self._maps(word)
-
-    def prefetch_maps(self, words=None):
-        """Compute the maps of ``words`` (default: every catalog word) in a background thread.
-
-        The thread takes the words in order; a map asked for meanwhile (:meth:`map`) is not
-        computed twice. The thread is a daemon: a kernel that shuts down does not wait for it
-        (the maps finished by then are in the disk cache).
-
-        Returns
-        -------
-        threading.Thread or None
-            The started thread, or ``None`` when every map is known or under way.
-        """
-        return self._maps.prefetch(list(self.catalog if words is None else words))
 
     def _map(self, word):
         task = self.task(word)

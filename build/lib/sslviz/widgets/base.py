@@ -28,7 +28,7 @@ import io
 import re
 import time
 import weakref
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import ipywidgets as widgets
 import matplotlib as mpl
@@ -42,14 +42,26 @@ from ..export import (
     save_figure,
     style_context,
 )
+from .ahead import (
+    BackgroundWork,
+    Frames,
+    IdleWork,
+    call_when_idle,
+    frame_key,
+    neighbouring_values,
+    refit_controls,
+    replay_controls,
+)
 from .export_control import FigureNotOnScreen, export_control
-from .frames import Frames, call_when_idle, frame_key, neighbour_values, replay_controls
 
 MAIN_CONTROL_PREFERENCE = ("n_labeled", "iteration")
 _NO_AUTOMATIC_LAYOUT = {"figure.autolayout": False, "figure.constrained_layout.use": False}
 DRAW_AHEAD = 6
 """Frames drawn ahead around the one on screen (three steps each way along a replay slider):
 enough to stay ahead of Play and of a drag, few enough that an idle kernel is soon idle again."""
+PREPARE_AHEAD = 6
+"""Settings prepared ahead along the refit controls: up to three further the way the last change
+went, then one step each way along every refit control."""
 DESCRIPTION_PX = 80
 """ipywidgets' label width (``--jp-widgets-inline-label-width``), in CSS pixels."""
 DESCRIPTION_FONT_PX = 13
@@ -70,9 +82,19 @@ class Explorer(widgets.VBox):
     controls : dict of str -> ipywidgets.ValueWidget
         Shown in this order; each change triggers ``update``.
     update : callable (dict of current values) -> None
-        Changes the figure's artists for the given control values. It must read the values from
-        its argument, never from the controls: frames are drawn ahead for values not (yet) on
-        the controls (see :mod:`sslviz.widgets.frames`).
+        Changes the figure's artists for the given control values, and nothing else: a pure
+        function of its argument (it must never read the controls, schedule work or remember
+        what it drew for later calls). The explorer calls it for the frame on screen, for frames
+        drawn ahead, to restore the figure after a failed update and before an export.
+    prepare : callable (dict of control values) -> iterable of steps, optional
+        Work that makes a later visit of these values fast (refits, cached): a generator whose
+        every ``next`` is one small step. After each redraw the explorer calls it for the
+        neighbouring values along the refit controls (:mod:`sslviz.widgets.ahead`) and runs the
+        steps while the kernel idles. Frames along replay controls need no hook.
+    prepare_in_background : bool, default=False
+        Run ``prepare`` in one background thread instead, whole, for work that cannot be cut
+        into steps; share its results with ``update`` through a thread-safe memo
+        (:class:`sslviz._memo.Once`).
     extra_controls : list of widgets, optional
         Shown beside the controls but not observed (e.g. a Play button linked to a slider).
     main : str, optional
@@ -82,7 +104,8 @@ class Explorer(widgets.VBox):
         Resolution of the on-screen image.
     """
 
-    def __init__(self, name, figure, controls, update, *, extra_controls=(), main=None, dpi=90):
+    def __init__(self, name, figure, controls, update, *, prepare=None,
+                 prepare_in_background=False, extra_controls=(), main=None, dpi=90):
         global _created
         self.name = name
         self.figure = figure
@@ -103,6 +126,8 @@ class Explorer(widgets.VBox):
         self._frames = Frames()
         self._replay = replay_controls(self.controls)
         self._ahead = 0  # number of the current chain of frames drawn ahead
+        self._prepare = prepare
+        self.ahead = BackgroundWork() if prepare_in_background else IdleWork()
         self.export = export_control(self.figure_on_screen, name, self.params)
         fit_descriptions(list(extra_controls) + list(self.controls.values()))
         control_box = widgets.HBox(list(extra_controls) + list(self.controls.values()),
@@ -164,11 +189,16 @@ class Explorer(widgets.VBox):
             self._drawing = False
         self.last_error = None
         self.error.value = ""
-        self._shown_values = values
+        # an update may adjust a control it depends on (a dropdown given the options of a new
+        # word): the figure shows the values after that
+        values = self.values()
+        self._figure_values = dict(values)
+        previous, self._shown_values = self._shown_values, values
         self.caption.value = self.describe()
         self.redraw_seconds = time.perf_counter() - start
         self._ahead += 1
-        self._draw_ahead(self._ahead)
+        self._draw_ahead(self._ahead, previous)
+        self._prepare_ahead(values, previous)
 
     def _draw(self, values):
         """Update the artists for ``values``; render them unless a kept frame has these values.
@@ -185,30 +215,46 @@ class Explorer(widgets.VBox):
                 self._frames.put(frame_key(values), png)
         return png
 
-    def _draw_ahead(self, chain):
+    def _draw_ahead(self, chain, previous=None):
         """Render one not yet rendered neighbouring frame, then schedule the next (idle time)."""
         if chain != self._ahead or self._drawing or self._shown_values is None:
             return
-        shown = self._shown_values
-        todo = [v for v in neighbour_values(self.controls, shown, self._replay, DRAW_AHEAD)
+        todo = [v for v in neighbouring_values(self.controls, self._shown_values, self._replay,
+                                               previous=previous, limit=DRAW_AHEAD)
                 if frame_key(v) not in self._frames]
         if todo:
-            call_when_idle(lambda: self._draw_one_ahead(chain, todo[0]))
+            call_when_idle(lambda: self._draw_one_ahead(chain, todo[0], previous))
 
-    def _draw_one_ahead(self, chain, values):
+    def _draw_one_ahead(self, chain, values, previous):
         if chain != self._ahead or self._drawing:
             return
         self._drawing = True
         try:
             self._draw(values)
-            with self._style():  # the artists go back to the frame on screen
-                self._update(dict(self._shown_values))
-            self._figure_values = dict(self._shown_values)
+            self._show_artists_of_screen()
         except Exception:  # drawing ahead is an optimisation: the visit will show the error
             return
         finally:
             self._drawing = False
-        self._draw_ahead(chain)
+        self._draw_ahead(chain, previous)
+
+    def _prepare_ahead(self, values, previous):
+        """Hand ``prepare`` the neighbouring values along the refit controls (see ``prepare``)."""
+        if self._prepare is None:
+            return
+        todo = neighbouring_values(self.controls, values, refit_controls(self.controls),
+                                   previous=previous, limit=PREPARE_AHEAD)
+        if isinstance(self.ahead, BackgroundWork):
+            self.ahead.start(partial(_exhaust, self._prepare, other) for other in todo)
+        else:
+            self.ahead.start(_steps(self._prepare, other) for other in todo)
+
+    def _show_artists_of_screen(self):
+        """Put the figure's artists back to the values of the image on screen (after frames
+        were drawn ahead, after a failed update, before an export)."""
+        with self._style():
+            self._update(dict(self._shown_values))
+        self._figure_values = dict(self._shown_values)
 
     def _restore_shown_figure(self):
         """After a failed update, put the artists back to the values of the image on screen.
@@ -221,9 +267,7 @@ class Explorer(widgets.VBox):
         chosen = self.values()
         self._drawing = True
         try:
-            with self._style():
-                self._update(dict(self._shown_values))
-            self._figure_values = dict(self._shown_values)
+            self._show_artists_of_screen()
         except Exception:  # the figure stays half-redrawn; it is never exported as it is
             self._shown_values = self._figure_values = None
         finally:
@@ -251,9 +295,7 @@ class Explorer(widgets.VBox):
         if self._figure_values != self._shown_values:  # frames were drawn ahead since
             self._drawing = True
             try:
-                with self._style():
-                    self._update(dict(self._shown_values))
-                self._figure_values = dict(self._shown_values)
+                self._show_artists_of_screen()
             finally:
                 self._drawing = False
         return self.figure
@@ -285,6 +327,16 @@ class Explorer(widgets.VBox):
             self.figure.set_layout_engine(None)
         self._layout_frozen = True
         return buffer.getvalue()
+
+
+def _steps(prepare, values):
+    """``prepare(values)``'s steps, started only when the first one is asked for."""
+    yield from prepare(dict(values)) or ()
+
+
+def _exhaust(prepare, values):
+    for _ in prepare(dict(values)) or ():
+        pass
 
 
 def _short(value):

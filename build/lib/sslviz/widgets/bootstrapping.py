@@ -27,7 +27,6 @@ from ..plots.bootstrapping import (
 )
 from ..plots.common import update_iteration_marker
 from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
-from .frames import IdleWork, values_ahead
 
 
 def stepper_explorer(X, y, estimator, *, X_test, y_test, n_labeled=2, seed=0, threshold=0.7,
@@ -165,9 +164,7 @@ def threshold_explorer(runs, *, sizes, thresholds, n_labeled, threshold, seed=0)
     }
     with new_figure((13, 5.4)) as figure:
         axes = figure.subplots(1, 3)
-    ahead, shown = IdleWork(), {"values": None}
-
-    def fit_all(values):  # one step per threshold
+    def prepare(values):  # one step per threshold
         for t in thresholds:
             runs[values["corpus"]](values["n_labeled"], t, values["seed"])
             yield
@@ -184,11 +181,8 @@ def threshold_explorer(runs, *, sizes, thresholds, n_labeled, threshold, seed=0)
                 {label: run.pseudo_labels.pool_size for label, run in fitted.items()},
                 highlight=values["threshold"])
         figure.suptitle(_threshold_title(values, fitted[values["threshold"]]))
-        next_to = values_ahead(controls, values, shown["values"], ("n_labeled", "seed", "corpus"))
-        ahead.start(fit_all(other) for other in next_to)
-        shown["values"] = dict(values)
 
-    return Explorer("02_bootstrapping-thresholds", figure, controls, update)
+    return Explorer("02_bootstrapping-thresholds", figure, controls, update, prepare=prepare)
 
 
 def _threshold_title(values, run):

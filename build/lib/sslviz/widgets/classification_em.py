@@ -71,7 +71,7 @@ def cem_stepper_explorer(*, n_labeled=2, seed=0, covariance="full", C=1.0, resol
             decision = decision_at_iteration(model, drawn["points"], i).reshape(start.shape)
             done = " - converged" if i == len(model.trace_) - 1 and model.converged_ else ""
             update_cem_panel(panel, step.partition, drawn["grid"], decision, start,
-                             title=f"{name}: iteration {i}, {step.n_changed} changed{done}")
+                             title=f"{name}: iteration {i}, {step.n_label_changes} changed{done}")
 
     return Explorer("07_classification_em-stepper", figure, controls, update,
                     extra_controls=[play])

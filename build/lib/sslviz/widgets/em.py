@@ -18,13 +18,11 @@ from ..plots.em import (
     update_run_markers,
 )
 from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
-from .frames import IdleWork
 
 RANKINGS = {"weighted log-odds": "log_odds", "P(w|c)": "probability"}
 SMOOTHING_VALUES = ["chosen", 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0]
 LAMBDA_STEP = 0.1
 LAMBDAS = [round(i * LAMBDA_STEP, 6) for i in range(round(1 / LAMBDA_STEP) + 1)]
-REFIT_AHEAD = 3
 """While the kernel idles, the learning-curve explorer refits the settings up to this many steps
 away along the λ and α sliders (one step along the sizes): a few seconds of work, after which the
 kernel is idle again; a slider moved step by step then finds its next setting fitted."""
@@ -106,8 +104,9 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
         Refits at one size for the feature set of the same name (e.g.
         :func:`sslviz.experiments.em.refit_at_size`); drawn as bars with one dot per seed in
         the right panel, so the effect of λ and the smoothing shows beside the curves. If it
-        has a ``steps`` method (:meth:`sslviz.experiments.em.SizeRefits.steps`), the settings
-        next to the one on screen are refitted while the kernel idles (:data:`REFIT_AHEAD`).
+        has a ``steps`` method (:meth:`sslviz.experiments.em.SizeRefits.steps`), that is the
+        explorer's ``prepare``: the settings next to the one on screen are refitted while the
+        kernel idles.
     size : int
         The labeled-set size highlighted first.
     unlabeled_weight, alpha : float or "chosen"
@@ -137,62 +136,34 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
     with new_figure((13, 5.6)) as figure:
         curve_ax, point_ax = figure.subplots(1, 2, width_ratios=[1.6, 1])
         plot_nb_em_curves(curve_ax, curves)
-    drawn = {"marker": None, "setting": None}
-    ahead = IdleWork()
+    marker = {"line": None}  # the one artist that moves: created by the first update
+
+    def setting_of(values):
+        return (values["n_labeled"], _on_lambda_grid(values["unlabeled_weight"]),
+                values["alpha"])
 
     def update(values):
-        setting = (values["n_labeled"], _on_lambda_grid(values["unlabeled_weight"]),
-                   values["alpha"])
+        setting = setting_of(values)
         if setting[1:] == curves_computed_with:
             nb, em = curves[values["features"]].at(values["n_labeled"])  # recorded: replay
         else:  # may fail: change nothing before it
             nb, em = live[values["features"]](*setting)
-        drawn["marker"] = update_size_marker(curve_ax, drawn["marker"], values["n_labeled"])
+        marker["line"] = update_size_marker(curve_ax, marker["line"], values["n_labeled"])
         plot_nb_em_bars(point_ax, nb, em, title=(
             f"{values['n_labeled']} labeled, {values['features']},\nλ={setting[1]:g}, "
             f"α={_alpha_text(setting[2])} (each dot a seed)"))
-        refit = live[values["features"]]
-        if hasattr(refit, "steps"):
-            todo = settings_ahead(setting, drawn["setting"], sizes, curves_computed_with)
-            ahead.start(refit.steps(*other) for other in todo)
-        drawn["setting"] = setting
 
-    return Explorer("04_em_naive_bayes-learning_curve", figure, controls, update)
+    def prepare(values):
+        refit, setting = live[values["features"]], setting_of(values)
+        if hasattr(refit, "steps") and setting[1:] != curves_computed_with:
+            yield from refit.steps(*setting)
+
+    return Explorer("04_em_naive_bayes-learning_curve", figure, controls, update,
+                    prepare=prepare)
 
 
 def _on_lambda_grid(value):
     return round(float(value), 6)  # as in LAMBDAS
-
-
-def settings_ahead(setting, previous, sizes, recorded, *, depth=REFIT_AHEAD, limit=6):
-    """The (n_labeled, λ, α) settings worth refitting while the kernel idles, at most ``limit``.
-
-    First the settings further along the way the last change went (from ``previous`` to
-    ``setting``: a slider moved step by step), then the others by distance: up to ``depth``
-    steps away along the λ and α sliders, one step along the sizes. Settings with the curves'
-    own (λ, α), ``recorded``, are replayed, not refitted: they are left out.
-    """
-    axes = (list(sizes), LAMBDAS, SMOOTHING_VALUES)  # the values of each entry of a setting
-    reach = (1, depth, depth)
-    here = [axis.index(value) if value in axis else None
-            for axis, value in zip(axes, setting, strict=True)]
-    moves = []  # (entry, step), nearest first
-    changed = [] if previous is None else [i for i in range(3) if previous[i] != setting[i]]
-    if len(changed) == 1 and here[changed[0]] is not None and previous[changed[0]] in axes[
-            changed[0]]:
-        i = changed[0]
-        way = 1 if here[i] > axes[i].index(previous[i]) else -1
-        moves += [(i, way * distance) for distance in range(1, reach[i] + 1)]
-    moves += [(i, way * distance) for distance in range(1, depth + 1) for i in (1, 2, 0)
-              for way in (1, -1) if distance <= reach[i]]
-    found = []
-    for i, step in moves:
-        if here[i] is None or not 0 <= here[i] + step < len(axes[i]):
-            continue
-        other = (*setting[:i], axes[i][here[i] + step], *setting[i + 1:])
-        if other[1:] != recorded and other not in found:
-            found.append(other)
-    return found[:limit]
 
 
 def _alpha_text(alpha):

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from .._memo import Once
 from ..experiments.fisher import FISHER_METHOD_NAMES, fisher_document_view
-from ..experiments.runner import Prefetched
 from ..plots.fisher import (
     fisher_table_view,
     paper_table,
@@ -53,11 +53,11 @@ def fisher_document_explorer(corpus, models, *, variant="ul-cat", document=0, k=
     -------
     Explorer
         Controls ``document`` (the main one; replays) and ``variant`` (fits once per variant).
-        The models of the other variants are fitted in a background thread as soon as the
-        explorer is shown (:class:`~sslviz.experiments.runner.Prefetched`; about a second each),
-        so that switching the model usually finds it ready.
+        The models of the neighbouring variants are fitted in the explorer's background thread
+        as soon as a figure is shown (``prepare``; about a second each, shared with the updates
+        through :class:`sslviz._memo.Once`), so that switching the model usually finds it ready.
     """
-    models = models if isinstance(models, Prefetched) else Prefetched(models)
+    models = models if isinstance(models, Once) else Once(models)
     rows = models(variant)[0].test
     controls = {
         "document": widgets.IntSlider(document, min=0, max=len(rows) - 1,
@@ -75,9 +75,12 @@ def fisher_document_explorer(corpus, models, *, variant="ul-cat", document=0, k=
                                     k=k)
         update_document_panels(panels, view)
 
-    explorer = Explorer("06_fisher_kernel-document", figure, controls, update)
-    models.prefetch(VARIANTS)  # after the first figure, which needs one model only
-    return explorer
+    def prepare(values):
+        models(values["variant"])
+        yield
+
+    return Explorer("06_fisher_kernel-document", figure, controls, update, prepare=prepare,
+                    prepare_in_background=True)
 
 
 def fisher_table_explorer(grid, *, size, variant="ul-cat", paper=True):

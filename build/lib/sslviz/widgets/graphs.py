@@ -41,6 +41,30 @@ def _step_panel(ax, model, truth, rows):
     return artists
 
 
+def _replay_update(nodes_ax, steps_ax, run_of, title_of):
+    """The update both replay explorers share: a new run redraws the graph and its step curve,
+    then the nodes and the marker show step ``iteration`` of the recorded trace.
+
+    ``run_of(values)`` -> ``(key, model, y_semi, truth, draw_nodes)``, where
+    ``draw_nodes(ax, predicted, labeled)`` draws the graph's nodes; ``title_of(values, model,
+    y_semi, step)`` is the title of the node panel.
+    """
+    drawn = {"key": None}  # the artists of the run on screen: redrawn only for another run
+
+    def update(values):
+        key, model, y_semi, truth, draw_nodes = run_of(values)
+        if drawn["key"] != key:
+            drawn["nodes"] = draw_nodes(nodes_ax, model.trace_[0].predicted, y_semi != -1)
+            drawn["marker"] = _step_panel(steps_ax, model, truth, np.flatnonzero(y_semi == -1))
+            drawn["key"] = key
+        step = min(values["iteration"], len(model.trace_) - 1)
+        update_graph_nodes(drawn["nodes"], model.trace_[step].predicted, ax=nodes_ax,
+                           title=title_of(values, model, y_semi, step))
+        update_iteration_marker(drawn["marker"], step)
+
+    return update
+
+
 def toy_explorer(runs, *, seed, iteration=0):
     """Replay recorded harmonic propagations on 2-D points, one per seed.
 
@@ -54,28 +78,25 @@ def toy_explorer(runs, *, seed, iteration=0):
                 "iteration": slider}
     with new_figure((12.5, 5.2)) as figure:
         nodes_ax, steps_ax = figure.subplots(1, 2, width_ratios=[1.3, 1])
-    drawn = {"seed": None}
 
-    def update(values):
+    def run_of(values):
         X, y, y_semi, model = runs[values["seed"]]
-        unlabeled = np.flatnonzero(y_semi == -1)
-        if drawn["seed"] != values["seed"]:
-            drawn["nodes"] = plot_graph_nodes(nodes_ax, X, model.trace_[0].predicted,
-                                              y_semi != -1, edges=_graph_of(model, X), size=18)
-            drawn["marker"] = _step_panel(steps_ax, model, np.searchsorted(model.classes_, y),
-                                          unlabeled)
-            drawn["seed"] = values["seed"]
-        shown = min(values["iteration"], len(model.trace_) - 1)
-        step = model.trace_[shown]
-        reached = np.mean(step.predicted[unlabeled] >= 0)
-        exact = np.mean(model.transduction_ == y)
-        update_graph_nodes(drawn["nodes"], step.predicted, ax=nodes_ax, title=(
-            f"step {shown}: labels reached {reached:.0%} of the points "
-            f"(exact solution: {exact:.0%} right)"))
-        update_iteration_marker(drawn["marker"], shown)
 
-    return Explorer("11_graphs-toy", figure, controls, update, extra_controls=[play],
-                    main="iteration")
+        def draw_nodes(ax, predicted, labeled):
+            return plot_graph_nodes(ax, X, predicted, labeled, edges=_graph_of(model, X),
+                                    size=18)
+
+        return values["seed"], model, y_semi, np.searchsorted(model.classes_, y), draw_nodes
+
+    def title_of(values, model, y_semi, step):
+        y = runs[values["seed"]][1]
+        reached = np.mean(model.trace_[step].predicted[y_semi == -1] >= 0)
+        return (f"step {step}: labels reached {reached:.0%} of the points "
+                f"(exact solution: {np.mean(model.transduction_ == y):.0%} right)")
+
+    return Explorer("11_graphs-toy", figure, controls,
+                    _replay_update(nodes_ax, steps_ax, run_of, title_of),
+                    extra_controls=[play], main="iteration")
 
 
 def _graph_of(model, X):
@@ -105,28 +126,25 @@ def sense_explorer(task, coords, runs, *, fraction, iteration=0):
     }
     with new_figure((13, 5.6)) as figure:
         map_ax, steps_ax = figure.subplots(1, 2, width_ratios=[1.3, 1])
-    drawn = {"fraction": None}
 
-    def update(values):
+    def draw_nodes(ax, predicted, labeled):
+        return plot_graph_nodes(ax, coords, predicted, labeled, size=6)
+
+    def run_of(values):
         y_semi, model = runs[by_name[values["n_labeled"]]]
-        unlabeled = np.flatnonzero(y_semi == -1)
-        if drawn["fraction"] != values["n_labeled"]:
-            drawn["nodes"] = plot_graph_nodes(map_ax, coords, model.trace_[0].predicted,
-                                              y_semi != -1, size=6)
-            drawn["marker"] = _step_panel(steps_ax, model, task.y, unlabeled)
-            drawn["fraction"] = values["n_labeled"]
-        shown = min(values["iteration"], len(model.trace_) - 1)
-        step = model.trace_[shown]
-        reached = step.predicted[unlabeled] >= 0
-        right = (f"{np.mean(step.predicted[unlabeled][reached] == task.y[unlabeled][reached]):.0%}"
-                 if reached.any() else "none")
-        update_graph_nodes(drawn["nodes"], step.predicted, ax=map_ax, title=(
-            f"{task.name}, {int((y_semi != -1).sum())} labeled, step {shown}: "
-            f"{reached.mean():.0%} reached, {right} of those right"))
-        update_iteration_marker(drawn["marker"], shown)
+        return values["n_labeled"], model, y_semi, task.y, draw_nodes
 
-    return Explorer("11_graphs-senses", figure, controls, update, extra_controls=[play],
-                    main="n_labeled")
+    def title_of(values, model, y_semi, step):
+        unlabeled = y_semi == -1
+        predicted, truth = model.trace_[step].predicted[unlabeled], task.y[unlabeled]
+        reached = predicted >= 0
+        right = f"{np.mean(predicted[reached] == truth[reached]):.0%}" if reached.any() else "none"
+        return (f"{task.name}, {int((~unlabeled).sum())} labeled, step {step}: "
+                f"{reached.mean():.0%} reached, {right} of those right")
+
+    return Explorer("11_graphs-senses", figure, controls,
+                    _replay_update(map_ax, steps_ax, run_of, title_of),
+                    extra_controls=[play], main="n_labeled")
 
 
 def curves_explorer(experiments, *, name, setting=None):

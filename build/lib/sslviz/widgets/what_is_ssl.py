@@ -13,8 +13,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 import ipywidgets as widgets
 
 from ..experiments.what_is_ssl import (
@@ -39,7 +37,6 @@ from ..plots.what_is_ssl import (
     update_toy_step,
 )
 from .base import Explorer, iteration_control, new_figure, seed_control
-from .frames import IdleWork, values_ahead
 
 ANGLES = tuple(range(0, 91, 15))
 
@@ -203,8 +200,6 @@ def word_association_explorer(corpus, *, test_rows, n_labeled=8, seed=0, words=(
                                       placeholder="e.g. car, orbit", continuous_update=False)}
     with new_figure((13, 6.4)) as figure:
         bar_ax, accuracy_ax = figure.subplots(1, 2, width_ratios=[1.9, 1])
-    ahead, drawn = IdleWork(), {"values": None}
-
     def update(values):
         typed = [w.strip() for w in values["words"].split(",") if w.strip()]
         extra = word_indices(corpus.vocabulary, typed)  # may fail: change nothing before
@@ -216,11 +211,13 @@ def word_association_explorer(corpus, *, test_rows, n_labeled=8, seed=0, words=(
                                   vocabulary=corpus.vocabulary,
                                   class_names=list(corpus.target_names),
                                   n_ranked=len(ranked), typed=bool(typed))
-        next_to = values_ahead(controls, values, drawn["values"], ("n_labeled", "seed"))
-        ahead.start(partial(fits, other["n_labeled"], other["seed"]) for other in next_to)
-        drawn["values"] = dict(values)
 
-    return Explorer("01_what_is_ssl-word_association", figure, controls, update)
+    def prepare(values):  # one fit: one step
+        fits(values["n_labeled"], values["seed"])
+        yield
+
+    return Explorer("01_what_is_ssl-word_association", figure, controls, update,
+                    prepare=prepare)
 
 
 def _angle_slider(angles, value):

@@ -38,9 +38,9 @@ def yarowsky_explorer(runs=None, *, word="line", seed_set=None, threshold=0.95, 
     the seeds labeled (mean over draws) and the majority sense.
 
     Moving ``iteration`` replays the trace; ``word``, ``seeds``, ``threshold`` and ``mode`` refit
-    (cached). The maps of the other words are computed in a background thread as soon as the
-    explorer is shown (:meth:`~sslviz.experiments.yarowsky.YarowskyRuns.prefetch_maps`, about
-    two seconds each, kept in the disk cache), so a new word usually finds its map ready.
+    (cached). The maps of the neighbouring words are computed in the explorer's background
+    thread as soon as a figure is shown (``prepare``: :meth:`YarowskyRuns.map`, about two
+    seconds each, kept in the disk cache), so a new word usually finds its map ready.
 
     Parameters
     ----------
@@ -76,9 +76,12 @@ def yarowsky_explorer(runs=None, *, word="line", seed_set=None, threshold=0.95, 
         update_decision_list(state["table"], run.model, task.feature_names, current)
         update_run_markers(state["curves"], current)
 
-    explorer = Explorer("03_yarowsky-stepper", figure, controls, update, extra_controls=[play])
-    runs.prefetch_maps(controls["word"].options)  # after the first figure: it needs one map only
-    return explorer
+    def prepare(values):
+        runs.map(values["word"])
+        yield
+
+    return Explorer("03_yarowsky-stepper", figure, controls, update, extra_controls=[play],
+                    prepare=prepare, prepare_in_background=True)
 
 
 def _first_seed_set(runs, word):

@@ -23,7 +23,7 @@ from pathlib import Path
 
 __all__ = ["DataFolderError", "cache_dir", "data_dir", "data_dir_origin"]
 
-_PACKAGE_DIR = Path(__file__).resolve().parent.parent
+_PACKAGE_DIR = Path(__file__).resolve().parent  # the sslviz package folder
 
 
 class DataFolderError(FileNotFoundError):
