@@ -33,7 +33,7 @@ from sslviz.experiments.fisher import (
     paper_test_folds,
     stored_fisher_grid,
 )
-from sslviz.experiments.fisher_text import (
+from sslviz.experiments.fisher_command import (
     fisher_figure_text,
     fisher_spread_text,
     fisher_table_text,
@@ -471,7 +471,7 @@ def test_command_line_refuses_bad_arguments_before_loading_the_corpus(arguments,
     captured = capsys.readouterr()
     assert captured.out == ""
     assert len(captured.err.splitlines()) == 1
-    assert captured.err.startswith("python -m sslviz.experiments: error: ")
+    assert captured.err.startswith("python -m sslviz.experiments fisher: error: ")
     assert message in captured.err
 
 
@@ -482,7 +482,7 @@ def test_command_line_runs_as_a_module():
     done = subprocess.run([sys.executable, "-m", "sslviz.experiments", "fisher-figure",
                            "--splits", "5"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
-    assert done.stderr == ("python -m sslviz.experiments: error: --splits must lie in 0..4, "
+    assert done.stderr == ("python -m sslviz.experiments fisher: error: --splits must lie in 0..4, "
                            "got [5]\n")
 
 

@@ -461,7 +461,3 @@ def main(argv=None):
                       flush=True)
     print(f"wall time {time.perf_counter() - start:.0f} s")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
