@@ -27,6 +27,8 @@ TEMPLATES = ROOT / "site" / "templates"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MATHJAX_PACKAGE = "sphinx-mathjax-offline"
 INSTALL_HINT = "install the site tools with `pip install -e '.[site]'` (`python3 run.py site` does)"
+MATHJAX_SCRIPT = "tex-chtml-full.js"
+MATHJAX_FONTS = Path("output", "chtml", "fonts", "woff-v2")  # loaded by the script
 TITLE = re.compile(r"^#\s+(.*)$", re.MULTILINE)
 
 
@@ -72,9 +74,9 @@ def mathjax_folder():
     except importlib.metadata.PackageNotFoundError:
         raise SiteError(f"{MATHJAX_PACKAGE} is not installed; {INSTALL_HINT}") from None
     for file in files:
-        if file.name == "tex-chtml-full.js":
+        if file.name == MATHJAX_SCRIPT:
             return Path(file.locate()).parent
-    raise SiteError(f"{MATHJAX_PACKAGE} has no tex-chtml-full.js; {INSTALL_HINT}")
+    raise SiteError(f"{MATHJAX_PACKAGE} has no {MATHJAX_SCRIPT}; {INSTALL_HINT}")
 
 
 def _exporter():
@@ -112,7 +114,9 @@ def render(paths, out, binder=None):
     exporter = _exporter()
     notebooks = [nbformat.read(path, as_version=4) for path in paths]
     entries = [_link(p, lecture_title(nb, p)) for p, nb in zip(paths, notebooks)]
-    shutil.copytree(mathjax_folder(), out / "mathjax")
+    mathjax = mathjax_folder()
+    shutil.copytree(mathjax / MATHJAX_FONTS, out / "mathjax" / MATHJAX_FONTS)
+    shutil.copy2(mathjax / MATHJAX_SCRIPT, out / "mathjax" / MATHJAX_SCRIPT)
     for i, (path, nb) in enumerate(zip(paths, notebooks)):
         nav = {"root": "", "prev": entries[i - 1] if i else None,
                "next": entries[i + 1] if i + 1 < len(entries) else None}
