@@ -113,11 +113,11 @@ def render(paths, out, binder=None):
 
     exporter = _exporter()
     notebooks = [nbformat.read(path, as_version=4) for path in paths]
-    entries = [_link(p, lecture_title(nb, p)) for p, nb in zip(paths, notebooks)]
+    entries = [_link(p, lecture_title(nb, p)) for p, nb in zip(paths, notebooks, strict=True)]
     mathjax = mathjax_folder()
     shutil.copytree(mathjax / MATHJAX_FONTS, out / "mathjax" / MATHJAX_FONTS)
     shutil.copy2(mathjax / MATHJAX_SCRIPT, out / "mathjax" / MATHJAX_SCRIPT)
-    for i, (path, nb) in enumerate(zip(paths, notebooks)):
+    for i, nb in enumerate(notebooks):
         nav = {"root": "", "prev": entries[i - 1] if i else None,
                "next": entries[i + 1] if i + 1 < len(entries) else None}
         resources = {"metadata": {"name": entries[i]["title"]}, "sslviz": nav}
@@ -150,7 +150,8 @@ def build(out=ROOT / "build" / "site", notebooks=None, binder=None):
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sslviz.site", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m sslviz.site",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("out", nargs="?", default=str(ROOT / "build" / "site"),
                         help="output folder (default: build/site)")
     parser.add_argument("--notebooks", nargs="+", metavar="NOTEBOOK",

@@ -64,7 +64,7 @@ def fixture_notebooks(folder):
     ])
     second = new_notebook(cells=[new_markdown_cell("# Lecture B — fixture\n\n$a + b$")])
     paths = [folder / "01_a.ipynb", folder / "02_b.ipynb"]
-    for path, nb in zip(paths, [first, second]):
+    for path, nb in zip(paths, [first, second], strict=True):
         nbformat.write(nb, path)
     return paths
 
