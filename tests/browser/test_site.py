@@ -164,3 +164,38 @@ def test_explorer_picture_and_solution_on_fixture(browser, fixture_site):
     finally:
         page.close()
     check_lecture_page(browser, url, entries[1], entries[0], None)
+
+
+# ---------------------------------------------------------------- without a browser
+
+
+def test_missing_mathjax_package_is_one_clear_line(tmp_path, monkeypatch, capsys):
+    def not_installed(name):
+        raise site.importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(site.importlib.metadata, "files", not_installed)
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "index.html").write_text("old", encoding="utf-8")
+    paths = fixture_notebooks(tmp_path)
+    assert site.main([str(tmp_path / "site"), "--notebooks", *map(str, paths)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["error: sphinx-mathjax-offline is not installed; install the site tools with "
+                   "`pip install -e '.[site]'` (`python3 run.py site` does)"]
+    # the build is atomic: the old site is untouched and no temporary folder is left behind
+    assert (tmp_path / "site" / "index.html").read_text(encoding="utf-8") == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["01_a.ipynb", "02_b.ipynb", "site"]
+
+
+def test_static_view_keeps_the_picture_and_drops_the_widget_view(tmp_path):
+    nb = nbformat.read(fixture_notebooks(tmp_path)[0], as_version=4)
+    nb.metadata["widgets"] = {"state": {}}
+    static = site.static_view(nb)
+    assert set(static.cells[1].outputs[0].data) == {"image/png", "text/plain"}
+    assert "widgets" not in static.metadata
+    assert site.WIDGET_VIEW in nb.cells[1].outputs[0].data  # the original is unchanged
+    assert site.lecture_title(nb, "x.ipynb") == "Lecture A — fixture"
+
+
+def test_no_lectures_is_an_error(tmp_path):
+    with pytest.raises(site.SiteError, match=r"no lecture notebooks \(NN_name.ipynb\) in "):
+        site.lectures(tmp_path)
