@@ -47,6 +47,7 @@ def lecture_site(tmp_path_factory, chromium):
     server, url = serve(out)
     yield entries, url
     server.shutdown()
+    server.server_close()
 
 
 def fixture_notebooks(folder):
@@ -76,6 +77,7 @@ def fixture_site(tmp_path_factory, chromium):
     server, url = serve(folder / "site")
     yield entries, url
     server.shutdown()
+    server.server_close()
 
 
 def open_page(browser, url):
