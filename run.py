@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The two commands of sslviz. Standard library only; Python 3.10+ on Linux or macOS.
+"""The commands of sslviz. Standard library only; Python 3.10+ on Linux or macOS.
 
     python3 run.py lab  [jupyter lab options]   set up .venv and the data, open the notebooks
     python3 run.py test [pytest options]        set up .venv and the data, run ruff and all tests
+    python3 run.py site [sslviz.site options]   set up .venv, build the lecture site (build/site)
 
 Both commands first make sure the environment exists: ``.venv`` beside this file (or the folder
 named by ``SSLVIZ_VENV``) is created with the ``venv`` module of the Python running this script, and
@@ -41,17 +42,21 @@ PYTEST_ARGS = (
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 EXIT_NO_DATA = 2
 PYTEST_NO_TESTS = 5
-# pyproject.toml's [test] extra includes [lab] (the notebooks run under nbval and in JupyterLab).
-EXTRAS_INCLUDED = {"test": ("lab",)}
+# pyproject.toml's [test] extra includes [lab] (the notebooks run under nbval and in JupyterLab)
+# and [site] (the site's browser test).
+EXTRAS_INCLUDED = {"test": ("lab", "site")}
 MAX_WORKERS = 4  # each worker that meets a browser test starts its own JupyterLab
 
 USAGE = """\
-usage: python3 run.py {lab,test} [extra arguments]
+usage: python3 run.py {lab,test,site} [extra arguments]
 
   lab    create/update the environment (.venv), fetch the corpora, open JupyterLab on notebooks/.
          Extra arguments go to `jupyter lab` (e.g. --no-browser --port 8890).
   test   create/update the environment, check the corpora, run `ruff check .` and one pytest run
          over tests/ and notebooks/ (nbval). Extra arguments go to pytest (e.g. -k em -x).
+  site   create/update the environment, render the committed notebooks into a static site,
+         offline (build/site/index.html; nothing is executed). Extra arguments go to
+         `python -m sslviz.site` (e.g. an output folder).
 
 environment variables:
   SSLVIZ_VENV   where the environment lives (default: .venv beside run.py)
@@ -90,8 +95,8 @@ def parse_args(argv):
     if not argv or argv[0] in ("-h", "--help", "help"):
         return Args("help", [])
     command, extra = argv[0], argv[1:]
-    if command not in ("lab", "test"):
-        raise UsageError(f"unknown command {command!r}; choose 'lab' or 'test'")
+    if command not in ("lab", "test", "site"):
+        raise UsageError(f"unknown command {command!r}; choose 'lab', 'test' or 'site'")
     return Args(command, extra)
 
 
@@ -367,6 +372,16 @@ def command_lab(args, root=ROOT):
     os.execv(cmd[0], cmd)
 
 
+def command_site(args, root=ROOT):
+    """Build the lecture site from the committed notebooks (no data and no kernel needed)."""
+    python = ensure_environment(root, extras=("site",))
+    say("building the lecture site (nbconvert; the notebooks are not executed) ...")
+    code = run([python, "-m", "sslviz.site", *args.extra], cwd=root)
+    if code == 0:
+        say("open build/site/index.html in a browser (it works offline).")
+    return code
+
+
 class StageClock:
     """Wall time of each stage of a command, printed at the end."""
 
@@ -449,6 +464,8 @@ def main(argv=None):
     try:
         if args.command == "lab":
             return command_lab(args)
+        if args.command == "site":
+            return command_site(args)
         return command_test(args)
     except KeyboardInterrupt:
         say("interrupted.")

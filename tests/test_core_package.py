@@ -45,7 +45,7 @@ def test_core_dependencies_leave_the_classroom_to_extras():
     core = " ".join(project["dependencies"]).lower()
     for name in ("jupyterlab", "ipywidgets", "nbclient", "nbformat", "ipykernel", "rise", "pytest"):
         assert name not in core, f"{name} is a core dependency; move it to an extra"
-    assert "sslviz[lab]" in project["optional-dependencies"]["test"]
+    assert "sslviz[lab,site]" in project["optional-dependencies"]["test"]
 
 
 def test_every_module_but_the_classroom_ones_imports_without_it():

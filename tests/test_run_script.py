@@ -54,13 +54,13 @@ def test_parse_args_help(run_script, argv):
 
 
 def test_parse_args_rejects_unknown_commands(run_script):
-    with pytest.raises(run_script.UsageError, match="'lab' or 'test'"):
+    with pytest.raises(run_script.UsageError, match="choose 'lab', 'test' or 'site'"):
         run_script.parse_args(["notebook"])
 
 
 def test_main_help_and_usage_errors(run_script, capsys):
     assert run_script.main(["--help"]) == 0
-    assert "python3 run.py {lab,test}" in capsys.readouterr().out
+    assert "python3 run.py {lab,test,site}" in capsys.readouterr().out
     assert run_script.main(["serve"]) == 2
     assert "unknown command 'serve'" in capsys.readouterr().err
 
@@ -136,9 +136,11 @@ def test_lab_installs_the_classroom_and_test_adds_the_tools(run_script, project,
     calls.clear()
     run_script.ensure_environment(root, venv, extras=("lab",))  # [test] includes [lab]
     assert calls == []
-    run_script.ensure_environment(root, venv, extras=("site",))  # another extra: keep test
-    assert calls[-1][-3:] == ["install", "-e", ".[site,test]"]
-    assert run_script.installed_extras(venv, root) == {"lab", "site", "test"}
+    run_script.ensure_environment(root, venv, extras=("site",))  # [test] includes [site] too
+    assert calls == []
+    run_script.ensure_environment(root, venv, extras=("cluster",))  # another extra: keep test
+    assert calls[-1][-3:] == ["install", "-e", ".[cluster,test]"]
+    assert run_script.installed_extras(venv, root) == {"cluster", "lab", "site", "test"}
 
 
 def test_failed_pip_leaves_no_stamp(run_script, project, monkeypatch):
@@ -427,3 +429,12 @@ def test_stage_clock_lists_each_stage_and_the_total(run_script, monkeypatch):
         clock.lap(name)
     assert clock.summary() == ("stage times: environment 2 s, ruff 2 s, pytest 120 s "
                                "(total 2.1 min)")
+
+
+def test_site_command_builds_the_site_with_the_extra_arguments(run_script, recorded):
+    root, calls, codes = recorded
+    assert run_script.parse_args(["site", "out"]).command == "site"
+    assert run_script.command_site(run_script.Args("site", ["out"]), root) == 0
+    assert calls == [[calls[0][0], "-m", "sslviz.site", "out"]]
+    codes["sslviz.site"] = 2  # e.g. the MathJax package missing: its one-line error, then exit 2
+    assert run_script.command_site(run_script.Args("site", []), root) == 2

@@ -1,0 +1,179 @@
+"""The lecture site: every committed notebook rendered to HTML, offline, with a contents page.
+
+``python -m sslviz.site [OUT]`` (or ``python3 run.py site``) renders ``notebooks/NN_*.ipynb`` with
+nbconvert and the template in ``site/templates/sslviz`` into ``OUT`` (default ``build/site``). The
+notebooks are not executed: the pages show the outputs committed by ``sslviz execute``. MathJax
+comes from the ``sphinx-mathjax-offline`` package and is copied into the site, so neither the build
+nor a reader needs the internet. The site is built in a temporary folder beside ``OUT`` and moved
+in place at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import html
+import importlib.metadata
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from sslviz.hosted import REPOSITORY
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATES = ROOT / "site" / "templates"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+MATHJAX_PACKAGE = "sphinx-mathjax-offline"
+INSTALL_HINT = "install the site tools with `pip install -e '.[site]'` (`python3 run.py site` does)"
+MATHJAX_SCRIPT = "tex-chtml-full.js"
+MATHJAX_FONTS = Path("output", "chtml", "fonts", "woff-v2")  # loaded by the script
+TITLE = re.compile(r"^#\s+(.*)$", re.MULTILINE)
+
+
+class SiteError(Exception):
+    """The site cannot be built (a tool or a notebook is missing); the message says what to do."""
+
+
+def lectures(folder=ROOT / "notebooks"):
+    """The lecture notebooks in teaching order (their ``NN_`` prefix)."""
+    paths = sorted(Path(folder).glob("[0-9][0-9]_*.ipynb"))
+    if not paths:
+        raise SiteError(f"no lecture notebooks (NN_name.ipynb) in {folder}")
+    return paths
+
+
+def lecture_title(nb, path):
+    """The first level-1 heading of the notebook, else its file name."""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            match = TITLE.search(cell.source)
+            if match:
+                return match.group(1).strip()
+    return Path(path).stem
+
+
+def static_view(nb):
+    """A copy of ``nb`` whose outputs need no widget manager: widget views are dropped where the
+    output also holds a picture or text, and the notebook's widget state is removed."""
+    nb = copy.deepcopy(nb)
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if WIDGET_VIEW in data and len(data) > 1:
+                del data[WIDGET_VIEW]
+    return nb
+
+
+def mathjax_folder():
+    """The folder of MathJax 3 shipped by ``sphinx-mathjax-offline``."""
+    try:
+        files = importlib.metadata.files(MATHJAX_PACKAGE) or []
+    except importlib.metadata.PackageNotFoundError:
+        raise SiteError(f"{MATHJAX_PACKAGE} is not installed; {INSTALL_HINT}") from None
+    for file in files:
+        if file.name == MATHJAX_SCRIPT:
+            return Path(file.locate()).parent
+    raise SiteError(f"{MATHJAX_PACKAGE} has no {MATHJAX_SCRIPT}; {INSTALL_HINT}")
+
+
+def _exporter():
+    try:
+        from nbconvert import HTMLExporter
+    except ImportError:
+        raise SiteError(f"nbconvert is not installed; {INSTALL_HINT}") from None
+    return HTMLExporter(template_name="sslviz", extra_template_basedirs=[str(TEMPLATES)])
+
+
+def _link(path, title):
+    return {"href": Path(path).with_suffix(".html").name, "title": title}
+
+
+def contents_page(entries, binder=None):
+    """HTML of the contents page: the lectures in teaching order, each linked to its page."""
+    items = "\n".join(f'  <li><a href="{html.escape(e["href"])}">{html.escape(e["title"])}</a></li>'
+                      for e in entries)
+    badge = ""
+    if binder:
+        url = f"https://mybinder.org/v2/gh/{html.escape(binder)}/HEAD?urlpath=lab/tree/notebooks"
+        badge = (f'<p><a class="sslviz-launch" href="{url}">Launch the notebooks on Binder</a> '
+                 "(runs them in your browser; needs internet)</p>\n")
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<title>sslviz lectures</title>\n</head>\n<body style=\"font-family: sans-serif; "
+            "max-width: 50em; margin: 2em auto;\">\n<h1>Semi-supervised text classification: "
+            "the lectures</h1>\n" + badge + '<ol class="sslviz-contents">\n' + items
+            + "\n</ol>\n</body>\n</html>\n")
+
+
+def render(paths, out, binder=None):
+    """Render ``paths`` (in order) into the folder ``out``; return the list of page entries."""
+    import nbformat
+
+    exporter = _exporter()
+    notebooks = [nbformat.read(path, as_version=4) for path in paths]
+    entries = [_link(p, lecture_title(nb, p)) for p, nb in zip(paths, notebooks, strict=True)]
+    mathjax = mathjax_folder()
+    shutil.copytree(mathjax / MATHJAX_FONTS, out / "mathjax" / MATHJAX_FONTS)
+    shutil.copy2(mathjax / MATHJAX_SCRIPT, out / "mathjax" / MATHJAX_SCRIPT)
+    for i, nb in enumerate(notebooks):
+        nav = {"root": "", "prev": entries[i - 1] if i else None,
+               "next": entries[i + 1] if i + 1 < len(entries) else None}
+        resources = {"metadata": {"name": entries[i]["title"]}, "sslviz": nav}
+        body, _ = exporter.from_notebook_node(static_view(nb), resources=resources)
+        (out / entries[i]["href"]).write_text(body, encoding="utf-8")
+    (out / "index.html").write_text(contents_page(entries, binder), encoding="utf-8")
+    (out / "lectures.json").write_text(json.dumps(entries, indent=1), encoding="utf-8")
+    return entries
+
+
+def build(out=ROOT / "build" / "site", notebooks=None, binder=None):
+    """Build the site into ``out`` atomically (a temporary folder beside it, then a rename)."""
+    out = Path(out).resolve()
+    paths = [Path(p) for p in notebooks] if notebooks else lectures()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        entries = render(paths, tmp, binder)
+        os.chmod(tmp, 0o755)
+        old = out.with_name(f".{out.name}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        if out.exists():
+            os.replace(out, old)
+        os.replace(tmp, out)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return entries
+
+
+_REPOSITORY = REPOSITORY.removeprefix("https://github.com/")  # where sslviz is published
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m sslviz.site",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("out", nargs="?", default=str(ROOT / "build" / "site"),
+                        help="output folder (default: build/site)")
+    parser.add_argument("--notebooks", nargs="+", metavar="NOTEBOOK",
+                        help="notebooks to render, in order (default: notebooks/NN_*.ipynb)")
+    parser.add_argument("--binder", default=os.environ.get("SSLVIZ_BINDER_REPO", _REPOSITORY),
+                        metavar="OWNER/NAME", help="GitHub repository for the Binder link "
+                        "(default: $SSLVIZ_BINDER_REPO, else where sslviz is published: "
+                        f"{_REPOSITORY})")
+    args = parser.parse_args(argv)
+    try:
+        entries = build(args.out, args.notebooks, args.binder)
+    except SiteError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"{len(entries)} lectures written to {Path(args.out).resolve()}/index.html")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
