@@ -38,8 +38,8 @@ from sslviz.experiments.fisher_command import (
     fisher_spread_text,
     fisher_table_text,
 )
+from sslviz.experiments.fisher_views import fisher_table_view, paper_table
 from sslviz.fisher import FisherKernelNB, top_entries
-from sslviz.plots.fisher import fisher_table_view, paper_table
 from sslviz.splits import split_labeled
 from sslviz.tsvm import TransductiveSVM
 
