@@ -44,6 +44,7 @@ from ..export import (
 )
 from .export_control import FigureNotOnScreen, export_control
 from .frames import Frames, call_when_idle, frame_key, neighbour_values, replay_controls
+from .static import alt_text, static_bundle
 
 MAIN_CONTROL_PREFERENCE = ("n_labeled", "iteration")
 _NO_AUTOMATIC_LAYOUT = {"figure.autolayout": False, "figure.constrained_layout.use": False}
@@ -261,6 +262,22 @@ class Explorer(widgets.VBox):
     def describe(self):
         """Caption text: the parameters shown, ``name=value`` separated by commas."""
         return ", ".join(f"{key}={_short(value)}" for key, value in self.params().items())
+
+    def figure_description(self):
+        """What the figure shows, in one line, for its alt text; ``None``: built from the name
+        and the figure's titles. Override where an explorer can say it better."""
+        return None
+
+    def alt_text(self):
+        """One line naming what the figure shows and the control values on screen."""
+        return alt_text(self.name, self.figure, self.describe(), self.figure_description())
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The widget view, plus the picture on screen and its alt text for renderers without a
+        kernel (see :mod:`sslviz.widgets.static`)."""
+        data = super()._repr_mimebundle_(**kwargs) or {}
+        static, metadata = static_bundle(self.image.value, self.alt_text())
+        return {**data, **static}, metadata
 
     def _style(self):
         if self.projector:
