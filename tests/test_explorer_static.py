@@ -11,7 +11,7 @@ import pytest
 from matplotlib.figure import Figure
 from PIL import Image
 
-from sslviz.widgets import Explorer
+from sslviz.widgets import Explorer, export_explorers
 from sslviz.widgets.static import MAX_PICTURE_BYTES, alt_text, one_line, small_png
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -89,3 +89,19 @@ def test_alt_text_is_one_line_and_short():
     long = one_line("x" * 400)
     assert len(long) == 300 and long.endswith("…")
     assert alt_text("n-top_words", Figure(), "") == "Figure top words"
+
+
+
+def test_exported_files_carry_the_alt_text(tmp_path, monkeypatch):
+    monkeypatch.setenv("SSLVIZ_FIGURES", str(tmp_path / "button"))
+    ex = explorer()
+    ex.controls["seed"].value = 4
+    ex.export.controls["button"].click()
+    png = ex.export.last_paths[0]
+    assert png.suffix == ".png"
+    expected = "Figure curve: Accuracy against labeled documents (n_labeled=3, seed=4)"
+    assert Image.open(png).text["Description"] == expected
+    ex.controls["seed"].value = 5
+    paths = export_explorers(tmp_path / "all", reset=False, formats=("png",))
+    mine = [p for p in paths if p.name.endswith("seed-5.png")]
+    assert Image.open(mine[0]).text["Description"] == expected.replace("seed=4", "seed=5")

@@ -104,7 +104,8 @@ class Explorer(widgets.VBox):
         self._frames = Frames()
         self._replay = replay_controls(self.controls)
         self._ahead = 0  # number of the current chain of frames drawn ahead
-        self.export = export_control(self.figure_on_screen, name, self.params)
+        self.export = export_control(self.figure_on_screen, name, self.params,
+                                     description_getter=self.alt_text)
         fit_descriptions(list(extra_controls) + list(self.controls.values()))
         control_box = widgets.HBox(list(extra_controls) + list(self.controls.values()),
                                    layout=widgets.Layout(flex_flow="row wrap"))
@@ -426,5 +427,6 @@ def export_explorers(folder=None, *, preset="16:9", reset=True, formats=("png", 
         if reset:
             explorer.reset()
         paths += save_figure(explorer.figure_on_screen(), explorer.name, params=explorer.params(),
-                             folder=folder, preset=preset, formats=formats)
+                             folder=folder, preset=preset, formats=formats,
+                             description=explorer.alt_text())
     return paths
