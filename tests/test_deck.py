@@ -143,3 +143,25 @@ def test_a_notebook_that_needs_a_missing_corpus_is_one_line_and_exit_2(tmp_path)
     lines = [line for line in result.stderr.splitlines() if "WARNING" not in line]
     assert len(lines) == 1 and "lecture.ipynb" in lines[0] and "senseval" in lines[0]
     assert "Traceback" not in result.stderr and path.read_bytes() == before
+
+
+def test_execute_in_place_keeps_an_explorers_picture_and_alt_text_not_its_widget_view(tmp_path):
+    import base64
+
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    from sslviz.deck import execute_in_place
+    from sslviz.widgets.static import MAX_PICTURE_BYTES
+
+    path = tmp_path / "lecture.ipynb"
+    source = EXPLORER.replace("first = make(", "demo_explorer = make\nfirst = demo_explorer(")
+    explorer_cell = new_code_cell(source, metadata={"tags": ["nbval-ignore-output"]})
+    nbformat.write(new_notebook(cells=[new_markdown_cell("# Lecture 7"), explorer_cell]), path)
+    execute_in_place(path)
+    (output,) = nbformat.read(path, as_version=4).cells[1].outputs
+    assert sorted(output["data"]) == ["image/png", "text/plain"]
+    assert output["data"]["text/plain"] == "Figure line: slope 2 (n_labeled=2)"
+    assert output["metadata"]["image/png"]["alt"] == "Figure line: slope 2 (n_labeled=2)"
+    png = base64.b64decode(output["data"]["image/png"])
+    assert png.startswith(b"\x89PNG") and len(png) <= MAX_PICTURE_BYTES
