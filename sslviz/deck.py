@@ -191,8 +191,8 @@ def execute_in_place(path: Path, *, timeout=1800) -> Path:
     widget views of cells that show no explorer (progress bars), stored widget state; and the
     slide metadata is applied (:func:`sslviz.slides.apply_slides`). An explorer's output keeps
     its static picture and alt text but not its widget view: without the stored state no renderer
-    can draw the view, and nbconvert (nbviewer) would pick it over the picture and show nothing.
-    Running the cell in JupyterLab brings the live widget back. The write is atomic.
+    can draw the view (JupyterLab would show an error in its place). Running the cell in
+    JupyterLab brings the live widget back. The write is atomic.
     """
     import os
 
