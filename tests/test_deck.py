@@ -110,10 +110,12 @@ def test_execute_in_place_writes_the_committed_form_and_nothing_when_a_claim_fai
     nbformat.write(new_notebook(cells=cells), path)
     execute_in_place(path)
     written = nbformat.read(path, as_version=4)
-    assert written.cells[1].outputs[0]["text"].endswith("-> holds\n")
-    assert "execution" not in written.cells[1].metadata
+    assert written.cells[1].metadata["tags"] == ["hosted-setup"]  # ran first, printed nothing
+    assert written.cells[1].outputs == [] and written.cells[1].execution_count == 1
+    assert written.cells[2].outputs[0]["text"].endswith("-> holds\n")
+    assert "execution" not in written.cells[2].metadata
     assert written.cells[0].metadata["slideshow"] == {"slide_type": "slide"}
-    written.cells[1].source = "from sslviz.claims import claim\nclaim('one is more', 1 > 2)"
+    written.cells[2].source = "from sslviz.claims import claim\nclaim('one is more', 1 > 2)"
     nbformat.write(written, path)
     before = path.read_bytes()
     with pytest.raises(NotebookFailed, match="nothing was written"):
@@ -143,3 +145,25 @@ def test_a_notebook_that_needs_a_missing_corpus_is_one_line_and_exit_2(tmp_path)
     lines = [line for line in result.stderr.splitlines() if "WARNING" not in line]
     assert len(lines) == 1 and "lecture.ipynb" in lines[0] and "senseval" in lines[0]
     assert "Traceback" not in result.stderr and path.read_bytes() == before
+
+
+def test_execute_in_place_keeps_an_explorers_picture_and_alt_text_not_its_widget_view(tmp_path):
+    import base64
+
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    from sslviz.deck import execute_in_place
+    from sslviz.widgets.static import MAX_PICTURE_BYTES
+
+    path = tmp_path / "lecture.ipynb"
+    source = EXPLORER.replace("first = make(", "demo_explorer = make\nfirst = demo_explorer(")
+    explorer_cell = new_code_cell(source, metadata={"tags": ["nbval-ignore-output"]})
+    nbformat.write(new_notebook(cells=[new_markdown_cell("# Lecture 7"), explorer_cell]), path)
+    execute_in_place(path)
+    (output,) = nbformat.read(path, as_version=4).cells[2].outputs
+    assert sorted(output["data"]) == ["image/png", "text/plain"]
+    assert output["data"]["text/plain"] == "Figure line: slope 2 (n_labeled=2)"
+    assert output["metadata"]["image/png"]["alt"] == "Figure line: slope 2 (n_labeled=2)"
+    png = base64.b64decode(output["data"]["image/png"])
+    assert png.startswith(b"\x89PNG") and len(png) <= MAX_PICTURE_BYTES

@@ -73,6 +73,28 @@ def test_pdf_embeds_truetype_fonts_and_svg_has_text_as_paths(fig, tmp_path):
     assert b"<text" not in svg.read_bytes()  # svg.fonttype "path": glyphs drawn as outlines
 
 
+def test_description_is_stored_in_each_format_metadata(fig, tmp_path):
+    from PIL import Image
+
+    alt = "Figure top words: the words with most weight (class=course, seed=0)"
+    png, svg, pdf = save_figure(fig, NAME, params=PARAMS, folder=tmp_path,
+                                description=alt.replace(" (", "\n ("))
+    assert Image.open(png).text["Description"] == alt
+    assert f"<dc:description>{alt}</dc:description>" in svg.read_text()
+    escaped = re.sub(r"([()\\])", r"\\\1", alt)  # a PDF string escapes ( ) and \
+    assert f"/Subject ({escaped})".encode() in pdf.read_bytes()
+    assert _files(tmp_path) == sorted(p.name for p in (png, svg, pdf))  # no temporary file left
+
+
+def test_without_description_no_description_is_stored(fig, tmp_path):
+    from PIL import Image
+
+    png, svg, pdf = save_figure(fig, NAME, folder=tmp_path)
+    assert "Description" not in Image.open(png).text
+    assert "dc:description" not in svg.read_text()
+    assert b"/Subject" not in pdf.read_bytes()
+
+
 def test_global_rcparams_are_untouched(fig, tmp_path):
     before = {k: mpl.rcParams[k] for k in ("pdf.fonttype", "svg.fonttype", "savefig.bbox")}
     save_figure(fig, "rc", folder=tmp_path)

@@ -205,6 +205,8 @@ def test_notebook_in_jupyterlab(name, page, lab, artifacts, record_property):
 
     explorers = page.locator(".sslviz-explorer")
     assert explorers.count() >= 1, f"{name} shows no explorer"
+    # JupyterLab draws the live widget, not the static picture beside it in the mime bundle.
+    assert page.locator(".jp-OutputArea-child:has(.sslviz-explorer) .jp-RenderedImage").count() == 0
     for index in range(explorers.count()):
         explorer = explorers.nth(index)
         explorer.scroll_into_view_if_needed()
