@@ -1,0 +1,85 @@
+"""Student versions of the lectures: the notebooks without their worked solutions.
+
+An exercise is a markdown cell whose first line is ``### Exercise N — title`` under the
+``## Exercises`` heading; its worked solution is the cells right after it tagged ``solution``
+(see :func:`sslviz.slides.is_solution_cell`). :func:`student_version` drops those cells (and so
+their outputs); ``python -m sslviz student`` writes the result for each notebook.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+
+from sslviz.cli import UsageError, write_text_atomically
+from sslviz.slides import is_solution_cell
+
+__all__ = ["exercise_indices", "missing_solutions", "student_version", "write_student_versions"]
+
+_EXERCISE = re.compile(r"^###\s+Exercise\b")
+
+
+def exercise_indices(notebook) -> list[int]:
+    """Indices of the markdown cells that state an exercise (``### Exercise …``)."""
+    return [i for i, cell in enumerate(notebook.cells)
+            if cell.cell_type == "markdown" and _EXERCISE.match(cell.source.lstrip())]
+
+
+def missing_solutions(notebook) -> list[str]:
+    """Titles of the exercises not followed by a solution-tagged cell."""
+    cells = notebook.cells
+    return [cells[i].source.lstrip().splitlines()[0].lstrip("# ").strip()
+            for i in exercise_indices(notebook)
+            if i + 1 >= len(cells) or not is_solution_cell(cells[i + 1])]
+
+
+def student_version(notebook):
+    """A copy of ``notebook`` without its solution cells; returns ``(copy, n_removed)``."""
+    copy = nbformat.from_dict(nbformat.NotebookNode(notebook))
+    kept = [cell for cell in copy.cells if not is_solution_cell(cell)]
+    removed = len(copy.cells) - len(kept)
+    copy.cells = kept
+    return copy, removed
+
+
+def _notebook_paths(paths) -> list[Path]:
+    found = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            inside = sorted(path.glob("*.ipynb"))
+            if not inside:
+                raise UsageError(f"{path} holds no .ipynb notebook: give notebooks or a folder "
+                                 "of notebooks")
+            found.extend(inside)
+        else:
+            found.append(path)
+    return found
+
+
+def write_student_versions(paths, out) -> list[str]:
+    """Write the student version of each notebook (or folder of notebooks) into ``out``.
+
+    Every notebook is checked before anything is written; returns one summary line per
+    notebook. A notebook whose exercises lack solutions is refused (:class:`UsageError`).
+    """
+    from sslviz.cli import checked_notebooks
+
+    notebooks = []
+    for path in checked_notebooks(_notebook_paths(paths)):
+        notebook = nbformat.read(path, as_version=4)
+        missing = missing_solutions(notebook)
+        if missing:
+            raise UsageError(f"{path}: {missing[0]!r} has no solution cell right after it; tag "
+                             "its worked solution 'solution' (see CONTRIBUTING.md)")
+        notebooks.append((path, notebook))
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    summaries = []
+    for path, notebook in notebooks:
+        student, removed = student_version(notebook)
+        write_text_atomically(out / path.name, nbformat.writes(student) + "\n")
+        summaries.append(f"{path.name}: {len(exercise_indices(notebook))} exercises, "
+                         f"{removed} solution cells removed")
+    return summaries
