@@ -5,7 +5,6 @@ import pytest
 import scipy.sparse as sp
 from scipy.special import logsumexp
 from sklearn.naive_bayes import MultinomialNB
-from sklearn.utils.estimator_checks import parametrize_with_checks
 from synthetic import topic_corpus
 
 from sslviz.em import (
@@ -235,16 +234,3 @@ def test_top_words_needs_a_full_record():
         top_words(model, [str(i) for i in range(X.shape[1])])
     with pytest.raises(IndexError, match="iteration 9 was not recorded"):
         model.trace_.iteration(9)
-
-
-LABEL_MINUS_ONE_IS_UNLABELED = (
-    "the check uses -1 as an ordinary class label, but y == -1 marks unlabeled rows "
-    "(scikit-learn's semi-supervised convention), so half of its data is unlabeled")
-
-
-@parametrize_with_checks([SemiSupervisedNB(max_iter=3)], expected_failed_checks=lambda est: {
-    "check_classifiers_classes": LABEL_MINUS_ONE_IS_UNLABELED,
-    "check_classifiers_train": LABEL_MINUS_ONE_IS_UNLABELED,
-})
-def test_scikit_learn_estimator_checks(estimator, check):
-    check(estimator)

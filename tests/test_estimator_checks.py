@@ -126,7 +126,8 @@ def _co_training(estimator):
 
 
 def _yarowsky(estimator):
-    return {"check_classifiers_train": BINARY_FEATURES, "check_classifiers_classes": BINARY_FEATURES,
+    return {"check_classifiers_train": BINARY_FEATURES,
+            "check_classifiers_classes": BINARY_FEATURES,
             "check_non_transformer_estimators_n_iter": N_ITER_ZERO}
 
 
