@@ -1,7 +1,7 @@
 """sslviz.experiments.em on a small clustered corpus: split accuracies, learning curves, EM runs,
 choosing λ.
 
-Every test points ``SSLVIZ_CACHE`` at a temporary folder.
+Every test has a private result cache (tests/conftest.py).
 """
 
 import re
@@ -43,13 +43,6 @@ CURVE = dict(sizes=[3, 6, 12], seeds=[0, 1], test_rows=TEST_ROWS, n_unlabeled=12
 
 def refuse(*args, **kwargs):
     raise AssertionError("refitted although the curve is cached")
-
-
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SSLVIZ_CACHE", str(folder))
-    return folder
 
 
 def test_split_accuracies_equals_a_manual_computation():
@@ -109,9 +102,9 @@ def test_split_result_is_split_accuracies_as_arrays():
     assert all(isinstance(value, np.generic) for value in result.values())
 
 
-def test_learning_curve_second_call_reads_the_cache(cache, monkeypatch):
+def test_learning_curve_second_call_reads_the_cache(result_cache, monkeypatch):
     first = learning_curve(X, Y, **CURVE)
-    files = list((cache / "curves").iterdir())
+    files = list((result_cache / "curves").iterdir())
     assert len(files) == 6 and all(path.suffix == ".npz" for path in files)  # one per split
     monkeypatch.setattr(sslviz.experiments.em, "split_accuracies", refuse)
     second = learning_curve(X, Y, **CURVE)
@@ -126,17 +119,17 @@ def test_learning_curve_second_call_reads_the_cache(cache, monkeypatch):
         learning_curve(X, Y, **{**CURVE, "alpha": 1.0})
     with pytest.raises(AssertionError, match="refitted"):
         learning_curve(X, Y, **{**CURVE, "n_unlabeled": 100})
-    assert not list(cache.rglob("*.part*"))
+    assert not list(result_cache.rglob("*.part*"))
 
 
-def test_learning_curve_use_cache_false_refits_every_split(cache, monkeypatch):
+def test_learning_curve_use_cache_false_refits_every_split(result_cache, monkeypatch):
     learning_curve(X, Y, **CURVE)
     monkeypatch.setattr(sslviz.experiments.em, "split_accuracies", refuse)
     with pytest.raises(AssertionError, match="refitted"):
         learning_curve(X, Y, use_cache=False, **CURVE)
 
 
-def test_learning_curve_fits_only_the_splits_not_cached_yet(cache, monkeypatch):
+def test_learning_curve_fits_only_the_splits_not_cached_yet(result_cache, monkeypatch):
     smaller = learning_curve(X, Y, **{**CURVE, "sizes": [3, 12]})
     fitted = []
     real = sslviz.experiments.em.split_accuracies

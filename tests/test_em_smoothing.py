@@ -2,7 +2,7 @@
 sslviz.em_smoothing, α chosen on labeled rows in the EM experiments, the smoothing sweep and its
 explorer.
 
-Every test points ``SSLVIZ_CACHE`` at a temporary folder.
+Every test has a private result cache (tests/conftest.py).
 """
 
 import re
@@ -42,12 +42,6 @@ def make_corpus(n_docs=240, n_words=60, seed=0):
 X, Y = make_corpus()
 TEST_ROWS = np.arange(180, 240)
 GRID = (1.0, 0.1, 0.01)
-
-
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SSLVIZ_FIGURES", str(tmp_path / "figures"))
 
 
 # -- pure summaries -------------------------------------------------------------------------------

@@ -422,8 +422,7 @@ def test_a_size_that_was_not_run_is_refused(curve_explorer, lives):
 LIVE = {"seeds": (0, 1, 2), "test_rows": TEST_ROWS, "n_unlabeled": 150, "max_iter": 5}
 
 
-def test_learning_curve_explorer_with_computed_curves_and_refits(corpus, tmp_path, monkeypatch):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))  # learning_curve writes its results
+def test_learning_curve_explorer_with_computed_curves_and_refits(corpus):
     params = {"alpha": 1.0, "unlabeled_weight": 1.0, "max_iter": LIVE["max_iter"]}
     curve = learning_curve(corpus.X, corpus.y, sizes=[4, 8, 16], seeds=LIVE["seeds"],
                            test_rows=TEST_ROWS, n_unlabeled=150, use_cache=False,

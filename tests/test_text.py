@@ -178,14 +178,13 @@ def register_news(monkeypatch, path: Path):
 
 
 @pytest.fixture
-def news(tmp_path, monkeypatch):
-    """A fake archive in tmp_path/data, the cache in tmp_path/cache; returns the cache folder."""
-    data, cache = tmp_path / "data", tmp_path / "cache"
+def news(tmp_path, monkeypatch, result_cache):
+    """A fake archive in tmp_path/data; returns the test's private cache folder."""
+    data = tmp_path / "data"
     data.mkdir()
     register_news(monkeypatch, make_news_archive(data))
     monkeypatch.setenv("SSLVIZ_DATA", str(data))
-    monkeypatch.setenv("SSLVIZ_CACHE", str(cache))
-    return cache
+    return result_cache
 
 
 def cache_files(cache):

@@ -219,10 +219,8 @@ def test_stepping_redraws_and_exports(stepper):
 
 # -- sweep ----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def sweep(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:  # the disk cache goes to a temporary folder
-        patch.setenv("SSLVIZ_CACHE", str(tmp_path_factory.mktemp("cache")))
-        return sweep_cluster_assumption(angles=(0, 45, 90), sizes=(2, 4, 8), seeds=(0, 1),
+def sweep(module_result_cache):
+    return sweep_cluster_assumption(angles=(0, 45, 90), sizes=(2, 4, 8), seeds=(0, 1),
                                     n_train=N_TRAIN, n_test=N_TEST, progress=False)
 
 
