@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.naive_bayes import MultinomialNB
+from synthetic import topic_corpus
 
 import sslviz.experiments.em
 from sslviz.em import SemiSupervisedNB
@@ -24,18 +25,7 @@ from sslviz.experiments.em import (
 from sslviz.splits import split_labeled
 from sslviz.tuning import labeled_folds
 
-
-def make_corpus(n_docs=240, n_words=40, seed=0):
-    """Three topics, each with its own frequent words (as in tests/test_em.py)."""
-    rng = np.random.default_rng(seed)
-    y = np.arange(n_docs) % 3
-    rates = np.full((3, n_words), 0.5)
-    for c in range(3):
-        rates[c, c * 6:(c + 1) * 6] = 1.2
-    return sp.csr_matrix(rng.poisson(rates[y])), y
-
-
-X, Y = make_corpus()
+X, Y, _ = topic_corpus(240, 40, 0, background=0.5, topic_rate=1.2)
 TEST_ROWS = np.arange(180, 240)
 CURVE = dict(sizes=[3, 6, 12], seeds=[0, 1], test_rows=TEST_ROWS, n_unlabeled=120,
              progress=False, alpha=0.5, max_iter=5)

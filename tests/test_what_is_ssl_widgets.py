@@ -6,7 +6,9 @@ import pytest
 from explorer_checks import assert_exports
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
-from test_what_is_ssl_word_association import HIDDEN, TEST_ROWS, make_corpus
+from synthetic import HIDDEN_TEST_ROWS as TEST_ROWS
+from synthetic import HIDDEN_WORDS as HIDDEN
+from synthetic import hidden_word_corpus
 
 from sslviz.experiments.what_is_ssl import (
     fit_toy,
@@ -253,7 +255,7 @@ def test_sweep_explorer_replays_the_sweep(sweep):
 # -- words ----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def corpus():
-    return make_corpus()
+    return hidden_word_corpus()
 
 
 def test_word_explorer_shows_the_ranked_words_and_typed_ones(corpus):
