@@ -11,7 +11,8 @@
   tests that read the real corpora (``realdata``: their vectorized corpora are large) and the
   browser tests (JupyterLab runs the lectures on the warm cache) are marked so automatically.
   Notebooks run by nbval are not tests of this folder: they always use the warm cache.
-  A module-scoped fixture that computes through the cache asks for ``module_result_cache``.
+  A module-scoped fixture that computes through the cache asks for ``module_result_cache``; the
+  tests that use it share that cache.
 """
 
 from __future__ import annotations
@@ -106,9 +107,12 @@ def _isolate_figures(monkeypatch, _figures_dir):
 @pytest.fixture(autouse=True)
 def result_cache(request, tmp_path_factory, monkeypatch):
     """A private, empty result cache for this test (its folder), unless marked ``shared_cache``
-    (then None). Not ``tmp_path``, so that the test's own temporary folder stays as it made it."""
+    (then None) or using a fixture that asks for ``module_result_cache`` (then that one). Not
+    ``tmp_path``, so that the test's own temporary folder stays as it made it."""
     if request.node.get_closest_marker(SHARED_CACHE):
         return None
+    if "module_result_cache" in request.fixturenames:  # the cache its module's fixtures filled
+        return request.getfixturevalue("module_result_cache")
     folder = tmp_path_factory.mktemp("cache")
     monkeypatch.setenv("SSLVIZ_CACHE", str(folder))
     return folder
@@ -116,7 +120,8 @@ def result_cache(request, tmp_path_factory, monkeypatch):
 
 @pytest.fixture(scope="module")
 def module_result_cache(tmp_path_factory):
-    """A private result cache for a module-scoped fixture (each test still gets its own)."""
+    """A private result cache for a module-scoped fixture; the tests that use that fixture read
+    and write this cache too (see :func:`result_cache`)."""
     with pytest.MonkeyPatch.context() as patch:
         folder = tmp_path_factory.mktemp("module-cache")
         patch.setenv("SSLVIZ_CACHE", str(folder))

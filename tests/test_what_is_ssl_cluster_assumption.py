@@ -105,7 +105,7 @@ def test_toy_grids_are_predict_proba_in_image_layout():
 
 
 @pytest.fixture(scope="module")
-def small_sweep():
+def small_sweep(module_result_cache):
     return sweep_cluster_assumption(angles=(0, 45, 90), sizes=(2, 4), seeds=(0, 1),
                                     n_train=80, n_test=40, progress=False)
 
