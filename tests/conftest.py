@@ -5,6 +5,14 @@
   and skipped when the variable is not set.
 - Figures saved without an explicit folder go to a temporary folder (``SSLVIZ_FIGURES``), never into
   the working directory; open figures are closed after each test.
+- Every test gets a private, empty result cache (``SSLVIZ_CACHE``; the fixture
+  ``result_cache`` is its folder), so that no test reads what another computed or writes into the
+  user's cache. A test marked ``shared_cache`` keeps the cache of the environment instead; the
+  tests that read the real corpora (``realdata``: their vectorized corpora are large) and the
+  browser tests (JupyterLab runs the lectures on the warm cache) are marked so automatically.
+  Notebooks run by nbval are not tests of this folder: they always use the warm cache.
+  A module-scoped fixture that computes through the cache asks for ``module_result_cache``; the
+  tests that use it share that cache.
 """
 
 from __future__ import annotations
@@ -20,8 +28,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
+SHARED_CACHE = "shared_cache"
+SHARED_CACHE_HELP = (f"{SHARED_CACHE}: the test uses the result cache of the environment "
+                     "(SSLVIZ_CACHE or ~/.cache/sslviz) instead of a private empty one")
 #: Screenshots of the browser tests, unless ``SSLVIZ_ARTIFACTS`` names another folder.
 ARTIFACTS_DEFAULT = Path(__file__).resolve().parents[1] / "test-artifacts" / "browser"
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
 REAL_DATA_REASON = "set SSLVIZ_DATA to a folder holding the corpora (see data/README.md)"
 
 
@@ -40,10 +52,14 @@ def real_data_dir() -> Path:
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (its hook is plain)
 def pytest_collection_modifyitems(config, items):
     """Mark the tests that use ``real_data_dir`` as ``realdata`` (``-m 'not realdata'`` works),
-    and put the tests of one notebook in one ``xdist_group`` (see :func:`notebook_group`)."""
+    and put the tests of one notebook in one ``xdist_group`` (see :func:`notebook_group`).
+    The ``realdata`` and browser tests keep the shared result cache (``shared_cache``)."""
     for item in items:
         if "real_data_dir" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.realdata)
+            item.add_marker(SHARED_CACHE)
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(SHARED_CACHE)
         group = notebook_group(item)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
@@ -88,6 +104,30 @@ def _isolate_figures(monkeypatch, _figures_dir):
     plt.close("all")
 
 
+@pytest.fixture(autouse=True)
+def result_cache(request, tmp_path_factory, monkeypatch):
+    """A private, empty result cache for this test (its folder), unless marked ``shared_cache``
+    (then None) or using a fixture that asks for ``module_result_cache`` (then that one). Not
+    ``tmp_path``, so that the test's own temporary folder stays as it made it."""
+    if request.node.get_closest_marker(SHARED_CACHE):
+        return None
+    if "module_result_cache" in request.fixturenames:  # the cache its module's fixtures filled
+        return request.getfixturevalue("module_result_cache")
+    folder = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("SSLVIZ_CACHE", str(folder))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def module_result_cache(tmp_path_factory):
+    """A private result cache for a module-scoped fixture; the tests that use that fixture read
+    and write this cache too (see :func:`result_cache`)."""
+    with pytest.MonkeyPatch.context() as patch:
+        folder = tmp_path_factory.mktemp("module-cache")
+        patch.setenv("SSLVIZ_CACHE", str(folder))
+        yield folder
+
+
 class _TimePerPart:
     """Adds up the time of each part of the suite (setup, call and teardown of every test).
 
@@ -129,5 +169,6 @@ class _TimePerPart:
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", SHARED_CACHE_HELP)
     config.pluginmanager.register(_TimePerPart(), "sslviz-time-per-part")
 

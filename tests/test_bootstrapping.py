@@ -421,8 +421,7 @@ def test_threshold_explorer_fits_the_next_settings_while_idle(text_runs, monkeyp
     np.testing.assert_allclose(line.get_ydata(), fresh.test_accuracy * 100)
 
 
-def test_seed_threshold_table_against_scikit_learns_self_training(tmp_path, monkeypatch):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))
+def test_seed_threshold_table_against_scikit_learns_self_training(result_cache):
     X, y = make_moons(120, noise=0.2, random_state=0)
     X_test, y_test = make_moons(200, noise=0.2, random_state=1)
     base = LogisticRegression()
@@ -450,4 +449,4 @@ def test_seed_threshold_table_against_scikit_learns_self_training(tmp_path, monk
     again = seed_threshold_table(X, y, base, X_test=X_test, y_test=y_test, seeds=[0, 4],
                                  thresholds=[0.6, 0.8], n_labeled=3, max_iter=10)
     np.testing.assert_array_equal(again.end, table.end)  # read back from the cache
-    assert any(tmp_path.rglob("*"))
+    assert any(result_cache.rglob("*"))

@@ -20,9 +20,8 @@ ARRAYS = {"accuracy": np.array([0.5, 0.75]), "words": np.array(["lecture", "exam
 
 
 @pytest.fixture
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
-    return ResultCache("demo")
+def cache():
+    return ResultCache("demo")  # in the test's private cache (tests/conftest.py)
 
 
 def assert_arrays(got, expected=ARRAYS):

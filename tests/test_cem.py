@@ -8,7 +8,6 @@ from scipy.stats import multivariate_normal
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import GaussianNB, MultinomialNB
-from sklearn.utils.estimator_checks import parametrize_with_checks
 from synthetic import topic_corpus
 
 from sslviz.cem import (
@@ -273,22 +272,3 @@ def test_nb_hard_refuses_annealing():
     X, _, y_semi = topic_corpus(100, 20, 6, 0)
     with pytest.raises(ValueError, match="annealing needs assignment='soft'"):
         SemiSupervisedNB(annealing=(0.5, 1.0), assignment="hard").fit(X, y_semi)
-
-
-LABEL_MINUS_ONE_IS_UNLABELED = (
-    "the check uses -1 as an ordinary class label, but y == -1 marks unlabeled rows "
-    "(scikit-learn's semi-supervised convention), so half of its data is unlabeled")
-
-
-def _expected_failures(estimator):
-    failures = {"check_classifiers_classes": LABEL_MINUS_ONE_IS_UNLABELED}
-    if isinstance(estimator, SemiSupervisedNB):  # its -1 rows break the accuracy threshold too
-        failures["check_classifiers_train"] = LABEL_MINUS_ONE_IS_UNLABELED
-    return failures
-
-
-@parametrize_with_checks([GaussianCEM(max_iter=3, reg_covar=1e-3), LogisticCEM(max_iter=3),
-                          SemiSupervisedNB(max_iter=3, assignment="hard")],
-                         expected_failed_checks=_expected_failures)
-def test_scikit_learn_estimator_checks(estimator, check):
-    check(estimator)

@@ -37,11 +37,6 @@ def make_corpus(n_stories=60, per_story=6, seed=0):
 CORPUS = make_corpus()
 
 
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
-
-
 def per_story_ap(scores, relevant, story):
     values = [average_precision_score(relevant[story == s], scores[story == s])
               for s in np.unique(story) if relevant[story == s].any()]

@@ -86,7 +86,7 @@ CASES = [
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch):
-    """A working folder with bad notebooks in it, an empty data folder and a private cache."""
+    """A working folder with bad notebooks in it and an empty data folder."""
     (tmp_path / "not_json.ipynb").write_text("this is not JSON")
     (tmp_path / "empty_object.ipynb").write_text("{}")
     (tmp_path / "no_cells.ipynb").write_text(json.dumps(
@@ -97,7 +97,6 @@ def workdir(tmp_path, monkeypatch):
     (tmp_path / "plain.txt").write_text("x")
     (tmp_path / "data").mkdir()
     monkeypatch.setenv("SSLVIZ_DATA", str(tmp_path / "data"))
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -189,8 +188,7 @@ def test_python_dash_m_prints_one_line(tmp_path, module):
     """The real entry points (``python -m``) go through the same error path."""
     argv = {"sslviz": ["slides", "x.ipynb"], "sslviz.experiments": ["kernel-expansion", "splice"],
             "sslviz.bench": ["explorers", "--steps", "0"], "sslviz.datasets": ["status", "nope"]}
-    env = {**os.environ, "SSLVIZ_DATA": str(tmp_path), "PYTHONPATH": str(REPO),
-           "SSLVIZ_CACHE": str(tmp_path / "cache")}
+    env = {**os.environ, "SSLVIZ_DATA": str(tmp_path), "PYTHONPATH": str(REPO)}
     result = subprocess.run([sys.executable, "-m", module, *argv[module]], capture_output=True,
                             text=True, env=env, cwd=tmp_path, timeout=120)
     assert result.returncode == 2, result.stderr

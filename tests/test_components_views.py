@@ -7,11 +7,11 @@ import pytest
 import scipy.sparse as sp
 from scipy.special import logsumexp
 from sklearn.naive_bayes import MultinomialNB
+from synthetic import topic_corpus
 
 from sslviz.em import SemiSupervisedNB
 from sslviz.experiments import components_views as cv
 from sslviz.tuning import choose_alpha
-from tests.synthetic import topic_corpus
 
 
 def test_class_posterior_is_the_sum_over_the_class_components_computed_by_hand():

@@ -7,16 +7,14 @@ whose accepted sha256 is the fake's, so the loaders go through the same locate-a
 from __future__ import annotations
 
 import hashlib
-import io
-import tarfile
 from pathlib import Path
 
 import numpy as np
 import pytest
+from fake_data import make_tar_gz, register_fake
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from sslviz.datasets import (
-    REGISTRY,
     ChecksumMismatchError,
     DatasetMissingError,
     load_20newsgroups,
@@ -25,32 +23,6 @@ from sslviz.datasets import (
     load_webkb,
 )
 from sslviz.datasets.loaders import html_to_text, strip_http_header
-from sslviz.datasets.registry import AcceptedCopy, DataFile, Dataset
-
-
-def _make_tar_gz(path: Path, members: dict[str, bytes], dirs=()) -> Path:
-    """Write a .tar.gz whose members are added in the given (deliberately unsorted) order."""
-    with tarfile.open(path, "w:gz") as tar:
-        for name in dirs:
-            info = tarfile.TarInfo(name)
-            info.type = tarfile.DIRTYPE
-            tar.addfile(info)
-        for name, payload in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(payload)
-            tar.addfile(info, io.BytesIO(payload))
-    return path
-
-
-def _register(monkeypatch, name: str, path: Path) -> Path:
-    """Replace registry entry ``name`` by one that accepts exactly the file at ``path``."""
-    sha = hashlib.sha256(path.read_bytes()).hexdigest()
-    copy = AcceptedCopy(path.name, sha, "fake for tests")
-    dataset = Dataset(name, f"FAKE {name} corpus", (DataFile(path.name, path.as_uri(), (copy,)),))
-    monkeypatch.setitem(REGISTRY, name, dataset)
-    monkeypatch.setenv("SSLVIZ_DATA", str(path.parent))
-    return path
-
 
 # --------------------------------------------------------------------------- 20 Newsgroups
 
@@ -81,8 +53,8 @@ NEWS_TEST_ORDER = [
 @pytest.fixture
 def news_archive(tmp_path, monkeypatch) -> Path:
     dirs = ["20news-bydate-train/", "20news-bydate-test/", "20news-bydate-train/sci.space/"]
-    path = _make_tar_gz(tmp_path / "20news-bydate.tar.gz", NEWS, dirs=dirs)
-    return _register(monkeypatch, "20newsgroups", path)
+    path = make_tar_gz(tmp_path / "20news-bydate.tar.gz", NEWS, dirs=dirs)
+    return register_fake(monkeypatch, "20newsgroups", path)
 
 
 def test_20news_train_order_targets_and_texts(news_archive):
@@ -133,8 +105,8 @@ def test_loader_refuses_a_corrupt_archive(news_archive):
 
 def test_loader_on_missing_archive_explains(monkeypatch, tmp_path):
     path = tmp_path / "20news-bydate.tar.gz"
-    _make_tar_gz(path, NEWS)
-    _register(monkeypatch, "20newsgroups", path)
+    make_tar_gz(path, NEWS)
+    register_fake(monkeypatch, "20newsgroups", path)
     path.unlink()
     with pytest.raises(DatasetMissingError, match="python -m sslviz.datasets fetch 20newsgroups"):
         load_20newsgroups()
@@ -169,8 +141,8 @@ WEBKB = {
 
 @pytest.fixture
 def webkb_archive(tmp_path, monkeypatch) -> Path:
-    path = _make_tar_gz(tmp_path / "webkb-data.gtar.gz", WEBKB, dirs=["webkb/", "webkb/other/"])
-    return _register(monkeypatch, "webkb", path)
+    path = make_tar_gz(tmp_path / "webkb-data.gtar.gz", WEBKB, dirs=["webkb/", "webkb/other/"])
+    return register_fake(monkeypatch, "webkb", path)
 
 
 def test_strip_http_header_crlf_lf_and_none():
@@ -251,8 +223,8 @@ REUTERS = {
 
 @pytest.fixture
 def reuters_archive(tmp_path, monkeypatch) -> Path:
-    path = _make_tar_gz(tmp_path / "reuters21578.tar.gz", REUTERS)
-    return _register(monkeypatch, "reuters21578", path)
+    path = make_tar_gz(tmp_path / "reuters21578.tar.gz", REUTERS)
+    return register_fake(monkeypatch, "reuters21578", path)
 
 
 def test_reuters_modapte_single_label(reuters_archive):
@@ -284,7 +256,7 @@ def test_reuters_other_classes_and_errors(reuters_archive):
 def test_smart_stoplist(tmp_path, monkeypatch):
     path = tmp_path / "SmartStoplist.txt"
     path.write_text("#stop word list from SMART\na\na's\nable\nwould\nwould\nzero\n")
-    _register(monkeypatch, "smart_stoplist", path)
+    register_fake(monkeypatch, "smart_stoplist", path)
     assert load_stoplist() == frozenset({"a", "a's", "able", "would", "zero"})
     assert load_stoplist("smart") == load_stoplist(name="smart")
 

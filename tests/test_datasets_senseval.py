@@ -16,15 +16,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fake_data import register_fake
 
 from sslviz.datasets import (
-    REGISTRY,
     DatasetMissingError,
     SensevalCorpus,
     load_senseval,
     status,
 )
-from sslviz.datasets.registry import AcceptedCopy, DataFile, Dataset
 
 LINE = """<corpus lang="en">
 <lexelt item="line-n">
@@ -83,22 +82,12 @@ def _make_zip(path: Path, members: dict[str, str]) -> Path:
     return path
 
 
-def _register(monkeypatch, path: Path) -> Path:
-    sha = hashlib.sha256(path.read_bytes()).hexdigest()
-    copy = AcceptedCopy(path.name, sha, "fake for tests")
-    dataset = Dataset("senseval", "FAKE senseval corpus",
-                      (DataFile(path.name, path.as_uri(), (copy,)),))
-    monkeypatch.setitem(REGISTRY, "senseval", dataset)
-    monkeypatch.setenv("SSLVIZ_DATA", str(path.parent))
-    return path
-
-
 @pytest.fixture
 def fake_zip(tmp_path, monkeypatch) -> Path:
     path = _make_zip(tmp_path / "senseval.zip",
                      {"line.pos": LINE, "hard.pos": HARD, "serve.pos": BROKEN["no answer"],
                       "interest.pos": BROKEN["two heads"]})
-    return _register(monkeypatch, path)
+    return register_fake(monkeypatch, "senseval", path)
 
 
 def test_tokens_heads_senses_and_ids(fake_zip):
@@ -162,7 +151,8 @@ def test_malformed_instances_are_named(fake_zip):
 
 
 def test_missing_archive_says_what_to_run(tmp_path, monkeypatch):
-    path = _register(monkeypatch, _make_zip(tmp_path / "senseval.zip", {"line.pos": LINE}))
+    path = register_fake(monkeypatch, "senseval",
+                         _make_zip(tmp_path / "senseval.zip", {"line.pos": LINE}))
     path.unlink()
     with pytest.raises(DatasetMissingError, match="python -m sslviz.datasets fetch senseval"):
         load_senseval("line")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_datasets_loaders import _make_tar_gz, _register
+from fake_data import make_tar_gz, register_fake
 
 from sslviz.datasets.webkb_links import anchors, load_webkb_link_views, normal_url, page_url
 
@@ -26,8 +26,8 @@ PAGES = {
 
 @pytest.fixture
 def archive(tmp_path, monkeypatch):
-    path = _make_tar_gz(tmp_path / "webkb-data.gtar.gz", PAGES, dirs=["webkb/"])
-    return _register(monkeypatch, "webkb", path)
+    path = make_tar_gz(tmp_path / "webkb-data.gtar.gz", PAGES, dirs=["webkb/"])
+    return register_fake(monkeypatch, "webkb", path)
 
 
 def test_urls_are_matched_in_a_normal_form():

@@ -5,7 +5,6 @@ import pytest
 import scipy.sparse as sp
 from scipy.special import logsumexp
 from sklearn.naive_bayes import MultinomialNB
-from sklearn.utils.estimator_checks import parametrize_with_checks
 from synthetic import topic_corpus
 
 from sslviz.em import (
@@ -18,11 +17,6 @@ from sslviz.em import (
 from sslviz.words import weighted_log_odds
 
 
-def make_corpus(n_docs=240, n_words=40, n_labeled=24, seed=0):
-    """Three topics, each with its own frequent words; the first n_labeled rows are labeled."""
-    return topic_corpus(n_docs, n_words, n_labeled, seed)
-
-
 def smoothed_prior(y_labeled, n_classes, alpha):
     counts = np.bincount(y_labeled, minlength=n_classes)
     return (counts + alpha) / (counts.sum() + n_classes * alpha)
@@ -30,7 +24,7 @@ def smoothed_prior(y_labeled, n_classes, alpha):
 
 @pytest.mark.parametrize("alpha", [0.1, 1.0, 2.5])
 def test_iteration_zero_is_multinomial_nb_on_labeled_rows(alpha):
-    X, y, y_semi = make_corpus()
+    X, y, y_semi = topic_corpus()
     labeled = y_semi != -1
     reference = MultinomialNB(alpha=alpha, class_prior=smoothed_prior(y[labeled], 3, alpha))
     reference.fit(X[labeled], y[labeled])
@@ -43,7 +37,7 @@ def test_iteration_zero_is_multinomial_nb_on_labeled_rows(alpha):
 
 def test_first_m_step_equals_weighted_multinomial_nb():
     """Iteration 1 = MultinomialNB fitted on rows repeated per class, weighted by posteriors."""
-    X, y, y_semi = make_corpus()
+    X, y, y_semi = topic_corpus()
     alpha, lam = 1.0, 0.5
     labeled = y_semi != -1
     start = MultinomialNB(alpha=alpha, class_prior=smoothed_prior(y[labeled], 3, alpha))
@@ -62,7 +56,7 @@ def test_first_m_step_equals_weighted_multinomial_nb():
 
 
 def test_recorded_objective_is_the_map_objective():
-    X, y, y_semi = make_corpus()
+    X, y, y_semi = topic_corpus()
     alpha, lam = 1.0, 0.7
     model = SemiSupervisedNB(alpha=alpha, unlabeled_weight=lam, max_iter=3).fit(X, y_semi)
     for step in model.trace_:
@@ -84,7 +78,7 @@ def test_recorded_objective_is_the_map_objective():
     {"n_components": 3, "random_state": 1},
 ])
 def test_objective_never_decreases(params):
-    X, _, y_semi = make_corpus(seed=3)
+    X, _, y_semi = topic_corpus(seed=3)
     model = SemiSupervisedNB(max_iter=30, tol=0, **params).fit(X, y_semi)
     objective = model.trace_.values("objective")
     assert len(objective) >= 5  # stops early only at an exact fixed point (gain 0)
@@ -92,7 +86,7 @@ def test_objective_never_decreases(params):
 
 
 def test_annealed_objective_never_decreases_within_a_stage():
-    X, _, y_semi = make_corpus(seed=4)
+    X, _, y_semi = topic_corpus(seed=4)
     model = SemiSupervisedNB(max_iter=15, annealing=(0.2, 0.5, 1.0)).fit(X, y_semi)
     beta = model.trace_.values("beta")[1:]
     annealed = model.trace_.values("annealed_objective")[1:]
@@ -105,7 +99,7 @@ def test_annealed_objective_never_decreases_within_a_stage():
 
 
 def test_posteriors_sum_to_one_and_match_the_recorded_model():
-    X, _, y_semi = make_corpus()
+    X, _, y_semi = topic_corpus()
     model = SemiSupervisedNB(max_iter=4).fit(X, y_semi)
     unlabeled = y_semi == -1
     for step in model.trace_:
@@ -116,7 +110,7 @@ def test_posteriors_sum_to_one_and_match_the_recorded_model():
 
 
 def test_unlabeled_data_helps_on_clustered_corpus_and_accuracy_trace_is_real():
-    X, y, y_semi = make_corpus(n_labeled=6, seed=5)
+    X, y, y_semi = topic_corpus(n_labeled=6, seed=5)
     model = SemiSupervisedNB(max_iter=10).fit(X, y_semi)
     accuracy = accuracy_by_iteration(model, X, y)
     assert accuracy[-1] == pytest.approx(np.mean(model.predict(X) == y))
@@ -126,14 +120,14 @@ def test_unlabeled_data_helps_on_clustered_corpus_and_accuracy_trace_is_real():
 
 
 def test_zero_unlabeled_weight_keeps_the_supervised_model():
-    X, _, y_semi = make_corpus()
+    X, _, y_semi = topic_corpus()
     model = SemiSupervisedNB(unlabeled_weight=0.0, max_iter=5, tol=0).fit(X, y_semi)
     for step in model.trace_:
         np.testing.assert_allclose(step.feature_log_prob, model.trace_[0].feature_log_prob)
 
 
 def test_iter_fit_yields_the_recorded_steps_and_fit_is_deterministic():
-    X, _, y_semi = make_corpus()
+    X, _, y_semi = topic_corpus()
     model = SemiSupervisedNB(n_components=2, random_state=7, max_iter=5)
     steps = list(model.iter_fit(X, y_semi))
     assert [s.iteration for s in steps] == list(range(len(model.trace_)))
@@ -143,7 +137,7 @@ def test_iter_fit_yields_the_recorded_steps_and_fit_is_deterministic():
 
 
 def test_empty_document_gets_the_prior_as_posterior():
-    X, _, y_semi = make_corpus()
+    X, _, y_semi = topic_corpus()
     X = sp.vstack([X, sp.csr_matrix((1, X.shape[1]))]).tocsr()
     y_semi = np.append(y_semi, -1)
     model = SemiSupervisedNB(max_iter=3).fit(X, y_semi)
@@ -151,7 +145,7 @@ def test_empty_document_gets_the_prior_as_posterior():
 
 
 def test_string_labels_and_explicit_classes():
-    X, y, y_semi = make_corpus()
+    X, y, y_semi = topic_corpus()
     names = np.array(["course", "faculty", "student"], dtype=object)
     y_named = np.where(y_semi == -1, -1, names[y]).astype(object)
     model = SemiSupervisedNB(max_iter=2, classes=names).fit(X, y_named)
@@ -179,13 +173,13 @@ def test_string_labels_and_explicit_classes():
     (lambda y: y, {"annealing": (0.2, 0.5)}, "ending at 1.0"),
 ])
 def test_bad_input_errors(y_change, params, message):
-    X, _, y_semi = make_corpus()
+    X, _, y_semi = topic_corpus()
     with pytest.raises(ValueError, match=message):
         SemiSupervisedNB(**params).fit(X, y_change(y_semi))
 
 
 def test_negative_counts_and_empty_corpus_are_refused():
-    X, _, y_semi = make_corpus()
+    X, _, y_semi = topic_corpus()
     negative = X.toarray()
     negative[0, 0] = -1
     with pytest.raises(ValueError, match="Negative values in data passed to SemiSupervisedNB"):
@@ -210,7 +204,7 @@ def test_top_words_by_probability_and_log_odds_hand_case():
 
 
 def test_top_words_rank_word_scores_of_the_requested_iteration():
-    X, _, y_semi = make_corpus()
+    X, _, y_semi = topic_corpus()
     model = SemiSupervisedNB(max_iter=3).fit(X, y_semi)
     names = np.array([f"w{i}" for i in range(X.shape[1])])
     for iteration, by in ((0, "probability"), (2, "log_odds"), (None, "log_odds")):
@@ -228,23 +222,10 @@ def test_top_words_rank_word_scores_of_the_requested_iteration():
 
 
 def test_top_words_needs_a_full_record():
-    X, _, y_semi = make_corpus()
+    X, _, y_semi = topic_corpus()
     model = SemiSupervisedNB(record="summary", max_iter=2).fit(X, y_semi)
     assert model.trace_[-1].feature_log_prob is None
     with pytest.raises(ValueError, match="record='summary'"):
         top_words(model, [str(i) for i in range(X.shape[1])])
     with pytest.raises(IndexError, match="iteration 9 was not recorded"):
         model.trace_.iteration(9)
-
-
-LABEL_MINUS_ONE_IS_UNLABELED = (
-    "the check uses -1 as an ordinary class label, but y == -1 marks unlabeled rows "
-    "(scikit-learn's semi-supervised convention), so half of its data is unlabeled")
-
-
-@parametrize_with_checks([SemiSupervisedNB(max_iter=3)], expected_failed_checks=lambda est: {
-    "check_classifiers_classes": LABEL_MINUS_ONE_IS_UNLABELED,
-    "check_classifiers_train": LABEL_MINUS_ONE_IS_UNLABELED,
-})
-def test_scikit_learn_estimator_checks(estimator, check):
-    check(estimator)

@@ -1,7 +1,7 @@
 """sslviz.experiments.em on a small clustered corpus: split accuracies, learning curves, EM runs,
 choosing λ.
 
-Every test points ``SSLVIZ_CACHE`` at a temporary folder.
+Every test has a private result cache (tests/conftest.py).
 """
 
 import re
@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.naive_bayes import MultinomialNB
+from synthetic import topic_corpus
 
 import sslviz.experiments.em
 from sslviz.em import SemiSupervisedNB
@@ -24,18 +25,7 @@ from sslviz.experiments.em import (
 from sslviz.splits import split_labeled
 from sslviz.tuning import labeled_folds
 
-
-def make_corpus(n_docs=240, n_words=40, seed=0):
-    """Three topics, each with its own frequent words (as in tests/test_em.py)."""
-    rng = np.random.default_rng(seed)
-    y = np.arange(n_docs) % 3
-    rates = np.full((3, n_words), 0.5)
-    for c in range(3):
-        rates[c, c * 6:(c + 1) * 6] = 1.2
-    return sp.csr_matrix(rng.poisson(rates[y])), y
-
-
-X, Y = make_corpus()
+X, Y, _ = topic_corpus(240, 40, 0, background=0.5, topic_rate=1.2)
 TEST_ROWS = np.arange(180, 240)
 CURVE = dict(sizes=[3, 6, 12], seeds=[0, 1], test_rows=TEST_ROWS, n_unlabeled=120,
              progress=False, alpha=0.5, max_iter=5)
@@ -43,13 +33,6 @@ CURVE = dict(sizes=[3, 6, 12], seeds=[0, 1], test_rows=TEST_ROWS, n_unlabeled=12
 
 def refuse(*args, **kwargs):
     raise AssertionError("refitted although the curve is cached")
-
-
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SSLVIZ_CACHE", str(folder))
-    return folder
 
 
 def test_split_accuracies_equals_a_manual_computation():
@@ -109,9 +92,9 @@ def test_split_result_is_split_accuracies_as_arrays():
     assert all(isinstance(value, np.generic) for value in result.values())
 
 
-def test_learning_curve_second_call_reads_the_cache(cache, monkeypatch):
+def test_learning_curve_second_call_reads_the_cache(result_cache, monkeypatch):
     first = learning_curve(X, Y, **CURVE)
-    files = list((cache / "curves").iterdir())
+    files = list((result_cache / "curves").iterdir())
     assert len(files) == 6 and all(path.suffix == ".npz" for path in files)  # one per split
     monkeypatch.setattr(sslviz.experiments.em, "split_accuracies", refuse)
     second = learning_curve(X, Y, **CURVE)
@@ -126,17 +109,17 @@ def test_learning_curve_second_call_reads_the_cache(cache, monkeypatch):
         learning_curve(X, Y, **{**CURVE, "alpha": 1.0})
     with pytest.raises(AssertionError, match="refitted"):
         learning_curve(X, Y, **{**CURVE, "n_unlabeled": 100})
-    assert not list(cache.rglob("*.part*"))
+    assert not list(result_cache.rglob("*.part*"))
 
 
-def test_learning_curve_use_cache_false_refits_every_split(cache, monkeypatch):
+def test_learning_curve_use_cache_false_refits_every_split(result_cache, monkeypatch):
     learning_curve(X, Y, **CURVE)
     monkeypatch.setattr(sslviz.experiments.em, "split_accuracies", refuse)
     with pytest.raises(AssertionError, match="refitted"):
         learning_curve(X, Y, use_cache=False, **CURVE)
 
 
-def test_learning_curve_fits_only_the_splits_not_cached_yet(cache, monkeypatch):
+def test_learning_curve_fits_only_the_splits_not_cached_yet(result_cache, monkeypatch):
     smaller = learning_curve(X, Y, **{**CURVE, "sizes": [3, 12]})
     fitted = []
     real = sslviz.experiments.em.split_accuracies

@@ -6,25 +6,21 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_em_widgets import TEST_ROWS, make_corpus
+from synthetic import four_topic_corpus
 
 import sslviz.experiments.em
 from sslviz.em import SemiSupervisedNB
 from sslviz.experiments.em import SizeRefits, learning_curve, refit_at_size, split_accuracies
 from sslviz.widgets.em import learning_curve_explorer
 
+TEST_ROWS = np.arange(220, 320)  # as in test_em_widgets.py
 LIVE = {"seeds": (0, 1, 2), "test_rows": TEST_ROWS, "n_unlabeled": 150, "max_iter": 5}
 GRID = (1.0, 0.1, 0.01)
 
 
 @pytest.fixture(scope="module")
 def corpus():
-    return make_corpus()
-
-
-@pytest.fixture(autouse=True)
-def _own_cache(monkeypatch, tmp_path):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))
+    return four_topic_corpus()
 
 
 @pytest.fixture

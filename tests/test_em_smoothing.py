@@ -2,7 +2,7 @@
 sslviz.em_smoothing, α chosen on labeled rows in the EM experiments, the smoothing sweep and its
 explorer.
 
-Every test points ``SSLVIZ_CACHE`` at a temporary folder.
+Every test has a private result cache (tests/conftest.py).
 """
 
 import re
@@ -12,6 +12,7 @@ import pytest
 import scipy.sparse as sp
 from explorer_checks import assert_exports
 from matplotlib.colors import same_color
+from synthetic import topic_corpus
 
 import sslviz.experiments.em
 from sslviz.em import SemiSupervisedNB
@@ -28,26 +29,10 @@ from sslviz.splits import split_labeled
 from sslviz.tuning import choose_alpha
 from sslviz.widgets.em import smoothing_explorer
 
-
-def make_corpus(n_docs=240, n_words=60, seed=0):
-    """Three topics, each with its own frequent words, and many rare words."""
-    rng = np.random.default_rng(seed)
-    y = np.arange(n_docs) % 3
-    rates = np.full((3, n_words), 0.05)
-    for c in range(3):
-        rates[c, c * 6:(c + 1) * 6] = 1.2
-    return sp.csr_matrix(rng.poisson(rates[y])), y
-
-
-X, Y = make_corpus()
+# three topics, each with its own frequent words, and many rare words
+X, Y, _ = topic_corpus(240, 60, 0, background=0.05, topic_rate=1.2)
 TEST_ROWS = np.arange(180, 240)
 GRID = (1.0, 0.1, 0.01)
-
-
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv("SSLVIZ_FIGURES", str(tmp_path / "figures"))
 
 
 # -- pure summaries -------------------------------------------------------------------------------

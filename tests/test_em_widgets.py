@@ -5,9 +5,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from matplotlib.colors import same_color
 from scipy.special import logsumexp
+from synthetic import four_topic_corpus
 from traitlets import TraitError
 
 import sslviz.experiments.em
@@ -20,34 +20,15 @@ from sslviz.experiments.em import (
 from sslviz.export import figure_basename
 from sslviz.plots.common import EM_COLOR, NB_COLOR
 from sslviz.plots.common import NEW_WORD as NEW_WORD_COLOR
-from sslviz.text import CountCorpus
 from sslviz.widgets.em import learning_curve_explorer, top_words_explorer
 
-N_CLASSES, N_SPECIFIC, N_SHARED = 4, 25, 60
 N_UNLABELED, K = 200, 10
 TEST_ROWS = np.arange(220, 320)
 
 
-def make_corpus(n_docs=320, seed=0):
-    """Four topics, each with its own 25 words, plus 60 words every topic uses."""
-    rng = np.random.default_rng(seed)
-    y = np.arange(n_docs) % N_CLASSES
-    n_words = N_CLASSES * N_SPECIFIC + N_SHARED
-    rates = np.zeros((N_CLASSES, n_words))
-    rates[:, N_CLASSES * N_SPECIFIC:] = rng.gamma(1.0, 0.25, N_SHARED)
-    for c in range(N_CLASSES):
-        rates[c, c * N_SPECIFIC:(c + 1) * N_SPECIFIC] = rng.gamma(1.0, 0.3, N_SPECIFIC)
-    rates += 0.02
-    vocabulary = np.array([f"t{c}w{i:02d}" for c in range(N_CLASSES) for i in range(N_SPECIFIC)]
-                          + [f"shared{i:02d}" for i in range(N_SHARED)])
-    return CountCorpus(sp.csr_matrix(rng.poisson(rates[y])), y,
-                       [f"topic{c}" for c in range(N_CLASSES)], vocabulary,
-                       np.array([f"doc{i}.txt" for i in range(n_docs)]))
-
-
 @pytest.fixture(scope="module")
 def corpus():
-    return make_corpus()
+    return four_topic_corpus()
 
 
 def reference_run(corpus, seed):
@@ -422,8 +403,7 @@ def test_a_size_that_was_not_run_is_refused(curve_explorer, lives):
 LIVE = {"seeds": (0, 1, 2), "test_rows": TEST_ROWS, "n_unlabeled": 150, "max_iter": 5}
 
 
-def test_learning_curve_explorer_with_computed_curves_and_refits(corpus, tmp_path, monkeypatch):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))  # learning_curve writes its results
+def test_learning_curve_explorer_with_computed_curves_and_refits(corpus):
     params = {"alpha": 1.0, "unlabeled_weight": 1.0, "max_iter": LIVE["max_iter"]}
     curve = learning_curve(corpus.X, corpus.y, sizes=[4, 8, 16], seeds=LIVE["seeds"],
                            test_rows=TEST_ROWS, n_unlabeled=150, use_cache=False,

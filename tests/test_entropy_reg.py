@@ -7,7 +7,6 @@ import scipy.sparse as sp
 from scipy.optimize import approx_fprime
 from scipy.special import log_softmax
 from sklearn.linear_model import LogisticRegression
-from sklearn.utils.estimator_checks import parametrize_with_checks
 from synthetic import topic_corpus
 
 from sslviz.entropy_reg import (
@@ -128,16 +127,3 @@ def test_labels_of_one_class_are_refused():
         EntropyRegularizedLR().fit(X, np.full(X.shape[0], -1))
     with pytest.raises(ValueError, match="needs at least 2"):
         EntropyRegularizedLR().fit(X, np.where(y_semi == 0, 0, -1))
-
-
-LABEL_MINUS_ONE_IS_UNLABELED = (
-    "the check uses -1 as an ordinary class label, but y == -1 marks unlabeled rows "
-    "(scikit-learn's semi-supervised convention), so half of its data is unlabeled")
-
-
-@parametrize_with_checks([EntropyRegularizedLR(entropy_weight=0.1, max_iter=50)],
-                         expected_failed_checks=lambda est: {
-    "check_classifiers_classes": LABEL_MINUS_ONE_IS_UNLABELED,
-})
-def test_scikit_learn_estimator_checks(estimator, check):
-    check(estimator)

@@ -250,14 +250,19 @@ def objective_curve(explorer):
 
 
 def test_top_words_explorer_never_mixes_two_seeds():
-    from test_em_widgets import N_UNLABELED, make_corpus, reference_run
+    from synthetic import four_topic_corpus
 
+    from sslviz.experiments.em import em_run
     from sslviz.widgets.em import top_words_explorer
 
-    corpus = make_corpus()
-    explorer = top_words_explorer(corpus, target="topic1", n_unlabeled=N_UNLABELED, k=5)
-    seed0 = reference_run(corpus, 0).model.trace_.values("objective")
-    seed3 = reference_run(corpus, 3).model.trace_.values("objective")
+    corpus = four_topic_corpus()
+    explorer = top_words_explorer(corpus, target="topic1", n_unlabeled=200, k=5)
+
+    def objectives(seed):  # the run the explorer should show, fitted here independently
+        return em_run(corpus.X, corpus.y, n_labeled=1, per_class=True, n_unlabeled=200,
+                      seed=seed, alpha=1.0, max_iter=10).model.trace_.values("objective")
+
+    seed0, seed3 = objectives(0), objectives(3)
     assert not np.allclose(seed0[: len(seed3)], seed3[: len(seed0)])
     np.testing.assert_allclose(objective_curve(explorer), seed0)
     explorer.controls["target"].value = None  # no class chosen: the update fails
@@ -275,12 +280,12 @@ def test_top_words_explorer_never_mixes_two_seeds():
 
 
 def test_word_box_typo_is_not_exported_under_the_typed_name(_figures_dir):
-    from test_what_is_ssl_word_association import TEST_ROWS, make_corpus
+    from synthetic import HIDDEN_TEST_ROWS, hidden_word_corpus
 
     from sslviz.widgets.what_is_ssl import word_association_explorer
 
-    explorer = word_association_explorer(make_corpus(), test_rows=TEST_ROWS, n_labeled=4, k=3,
-                                         sizes=(2, 4, 8))
+    explorer = word_association_explorer(hidden_word_corpus(), test_rows=HIDDEN_TEST_ROWS,
+                                         n_labeled=4, k=3, sizes=(2, 4, 8))
     explorer.controls["words"].value = "b1, nosuchword"
     assert "nosuchword" in explorer.error.value
     label = click_export(explorer)

@@ -8,7 +8,6 @@ import scipy.sparse as sp
 from scipy.stats import chisquare
 from sklearn.metrics import mutual_info_score
 from sklearn.pipeline import make_pipeline
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sslviz.em import SemiSupervisedNB
 from sslviz.feature_selection import (
@@ -252,11 +251,6 @@ def test_class_word_table_counts_documents_per_class():
     # classes in sorted order: "a" (row 1), "b" (rows 0 and 2)
     np.testing.assert_array_equal(contains, [[1, 1, 0], [1, 1, 1]])
     np.testing.assert_array_equal(class_sizes, [1, 2])
-
-
-@parametrize_with_checks([FeatureSelector(), FeatureSelector(n_features=1)])
-def test_scikit_learn_estimator_checks(estimator, check):
-    check(estimator)
 
 
 def test_smart_stop_list_removed_as_the_vectorizer_removes_it(real_data_dir):

@@ -38,8 +38,7 @@ def corpus():
 
 
 @pytest.fixture
-def sweep(corpus, tmp_path, monkeypatch):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))
+def sweep(corpus):
     X, y, vocabulary, test_rows = corpus
     return vocabulary_sweep(X, y, vocabulary, feature_sets=SWEEP_SETS, sizes=(5, 20, ALL_WORDS),
                             label_sizes=(1, 4), seeds=(0, 1), test_rows=test_rows,
@@ -84,8 +83,9 @@ def test_sweep_cells_equal_independent_fits(corpus, sweep):
         (np.ptp(nb.mean(axis=1)), np.ptp(em.mean(axis=1))))
 
 
-def test_sweep_is_cached_per_job_read_back_and_resumed(corpus, sweep, tmp_path, monkeypatch):
-    files = sorted((tmp_path / "feature_selection").glob("feature_selection-*.npz"))
+def test_sweep_is_cached_per_job_read_back_and_resumed(corpus, sweep, result_cache,
+                                                        monkeypatch):
+    files = sorted((result_cache / "feature_selection").glob("feature_selection-*.npz"))
     assert len(files) == 4  # one per (labeled-set size, seed)
     X, y, vocabulary, test_rows = corpus
     computed = []
@@ -317,11 +317,9 @@ def test_vocabulary_sweep_result_is_a_frozen_record():
 
 
 # -- smoothing chosen on the labeled documents of each feature set --------------------------------
-def test_sweep_with_chosen_alpha_picks_it_per_feature_set_size_and_split(corpus, tmp_path,
-                                                                         monkeypatch):
+def test_sweep_with_chosen_alpha_picks_it_per_feature_set_size_and_split(corpus):
     from sslviz.tuning import choose_alpha
 
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))
     X, y, vocabulary, test_rows = corpus
     grid = (1.0, 0.1, 0.01)
     sweep = vocabulary_sweep(X, y, vocabulary, feature_sets={"frequency": ("frequency", None)},
@@ -378,9 +376,7 @@ def brute_force_loo(X, y, alpha):
     return total
 
 
-def test_sweep_scores_every_size_by_leave_one_out_and_chooses_the_best(corpus, tmp_path,
-                                                                       monkeypatch):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))
+def test_sweep_scores_every_size_by_leave_one_out_and_chooses_the_best(corpus):
     X, y, vocabulary, test_rows = corpus
     sizes = (5, 20, ALL_WORDS)
     sweep = vocabulary_sweep(X, y, vocabulary, feature_sets={"frequency": ("frequency", None)},

@@ -6,7 +6,6 @@ import scipy.sparse as sp
 from explorer_checks import assert_exports
 from scipy.special import logsumexp
 from sklearn.naive_bayes import MultinomialNB
-from sklearn.utils.estimator_checks import parametrize_with_checks
 from synthetic import topic_corpus
 
 from sslviz.em import SemiSupervisedNB
@@ -217,11 +216,6 @@ def test_spherical_log_likelihood_is_the_mixture_likelihood():
     expected = logsumexp(np.log(prior) + np.log(prob) @ x)
     assert log_likelihood_spherical(x, 2 * np.sqrt(prior), 2 * np.sqrt(prob)) == pytest.approx(
         expected, rel=1e-12)
-
-
-@parametrize_with_checks([FisherKernelNB(max_iter=2)], expected_failed_checks=lambda est: {})
-def test_scikit_learn_estimator_checks(estimator, check):
-    check(estimator)
 
 
 # -- SemiSupervisedNB(init="random"): the clustering EM behind "ul-cl" ----------------------------

@@ -1,6 +1,6 @@
 """The Fisher-table experiment (sslviz.experiments.fisher, Lecture 06) on a small topic corpus.
 
-Every test points ``SSLVIZ_CACHE`` at a temporary folder.
+Every test has a private result cache (tests/conftest.py).
 """
 
 from dataclasses import replace
@@ -50,13 +50,6 @@ SETTINGS = FisherSettings(max_iter=5, annealing=(0.1, 1.0))
 GRID = dict(sizes=[6, 30], unlabeled_sizes=[40, 120], splits=[0, 1], test_folds=FOLDS,
             settings=SETTINGS, progress=False)
 CHEAP = ("n-cat", "ul-cat", "linear", "nb+em", "nb")
-
-
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SSLVIZ_CACHE", str(folder))
-    return folder
 
 
 def refuse(*args, **kwargs):
@@ -201,9 +194,9 @@ def test_grid_cells_are_split_accuracies_and_labeled_only_methods_repeat():
     assert grid.table()[1, CHEAP.index("nb")] > grid.table()[0, CHEAP.index("nb")]
 
 
-def test_grid_is_cached_per_job_and_reused_by_other_method_sets(cache, monkeypatch):
+def test_grid_is_cached_per_job_and_reused_by_other_method_sets(result_cache, monkeypatch):
     first = fisher_grid(X, Y, methods=("ul-cat", "nb"), **GRID)
-    files = sorted((cache / "fisher").glob("*.npz"))
+    files = sorted((result_cache / "fisher").glob("*.npz"))
     # ul-cat (with nb+em): 2 sizes x 2 unlabeled sizes x 2 splits; nb (with n-cat): once per
     # labeled set
     assert len(files) == 8 + 4
@@ -246,7 +239,7 @@ def test_an_interrupted_grid_resumes_and_use_cache_false_recomputes(monkeypatch)
     np.testing.assert_array_equal(resumed.accuracy, fresh.accuracy)
 
 
-def test_stored_grid_reads_the_cache_only(cache, monkeypatch):
+def test_stored_grid_reads_the_cache_only(result_cache, monkeypatch):
     stored_args = {name: value for name, value in GRID.items() if name != "progress"}
     assert stored_fisher_grid(X, Y, methods=("ul-cat", "nb"), **stored_args) is None
     first = fisher_grid(X, Y, methods=("ul-cat", "nb"), **GRID)

@@ -7,7 +7,6 @@ import scipy.sparse as sp
 from scipy.optimize import approx_fprime
 from scipy.special import softmax
 from sklearn.naive_bayes import MultinomialNB
-from sklearn.utils.estimator_checks import parametrize_with_checks
 from synthetic import topic_corpus
 
 from sslviz.hybrid import (
@@ -147,16 +146,3 @@ def test_bad_data_is_refused():
         HybridNB().fit(X, np.full(X.shape[0], -1))
     with pytest.raises(ValueError, match="Negative values"):
         HybridNB().fit(-X, y_semi)
-
-
-LABEL_MINUS_ONE_IS_UNLABELED = (
-    "the check uses -1 as an ordinary class label, but y == -1 marks unlabeled rows "
-    "(scikit-learn's semi-supervised convention), so half of its data is unlabeled")
-
-
-@parametrize_with_checks([HybridNB(max_iter=3)], expected_failed_checks=lambda est: {
-    "check_classifiers_classes": LABEL_MINUS_ONE_IS_UNLABELED,
-    "check_classifiers_train": LABEL_MINUS_ONE_IS_UNLABELED,
-})
-def test_scikit_learn_estimator_checks(estimator, check):
-    check(estimator)

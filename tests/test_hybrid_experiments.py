@@ -1,6 +1,6 @@
 """sslviz.experiments.hybrid (evaluation sets, tuning on labeled rows, one evaluation, the cached
 table, perplexity, the command line) and the explorers of sslviz.widgets.hybrid, on a small
-synthetic corpus. Every test points ``SSLVIZ_CACHE`` at a temporary folder."""
+synthetic corpus. Every test has a private result cache (tests/conftest.py)."""
 
 import numpy as np
 import pytest
@@ -15,11 +15,6 @@ from sslviz.tuning import choose_alpha, choose_by_cv, labeled_folds
 
 X, Y, _ = topic_corpus(n_docs=300, n_words=30, n_labeled=0, seed=5)
 SETTINGS = {"n_test": 60, "n_unlabeled": 150}
-
-
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
 
 
 def test_evaluation_split_draws_test_then_unlabeled_then_labeled():

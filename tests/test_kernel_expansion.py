@@ -15,7 +15,6 @@ from scipy.stats import multivariate_normal
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.pipeline import make_pipeline
 from sklearn.svm import LinearSVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sslviz.kernel_expansion import (
     KernelExpansion,
@@ -301,24 +300,3 @@ def test_bad_labels_are_named():
     one_class = np.where(targets == 1, -1, targets)
     with pytest.raises(ValueError, match="at least 2"):
         KernelExpansionClassifier(sigma=1.0).fit(X, one_class)
-
-
-LABEL_MINUS_ONE_IS_UNLABELED = (
-    "the check uses -1 as an ordinary class label, but y == -1 marks unlabeled rows "
-    "(scikit-learn's semi-supervised convention), so half of its data is unlabeled")
-
-
-@parametrize_with_checks([KernelExpansionClassifier(max_iter=20),
-                          KernelExpansionClassifier("med", max_iter=20)],
-                         expected_failed_checks=lambda est: {
-    "check_classifiers_classes": LABEL_MINUS_ONE_IS_UNLABELED,
-    # EM still reaches the check's accuracy bar with half the rows unlabeled; MED does not
-    **({"check_classifiers_train": LABEL_MINUS_ONE_IS_UNLABELED} if est.method == "med" else {}),
-})
-def test_scikit_learn_estimator_checks(estimator, check):
-    check(estimator)
-
-
-@parametrize_with_checks([KernelExpansion(sigma=1.0)])
-def test_scikit_learn_transformer_checks(estimator, check):
-    check(estimator)

@@ -78,8 +78,7 @@ def test_choose_width_factor_scores_the_grid_on_labeled_folds():
     assert choose_width_factor(squared_distances(X, X), y, one_each, "med").value == 1.0
 
 
-def test_learning_curves_are_cached_and_printed(tmp_path, monkeypatch):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))
+def test_learning_curves_are_cached_and_printed():
     X, y = two_clusters()
     curves = learning_curves(X, y, sizes=[2, 6], seeds=[0, 1], progress=False)
     again = learning_curves(X, y, sizes=[2, 6], seeds=[0, 1], progress=False)
@@ -169,8 +168,7 @@ def test_choose_svm_c_matches_choose_by_cv():
     np.testing.assert_allclose(fast.scores, slow.scores)
 
 
-def test_learning_curves_run_only_the_methods_asked_and_share_the_svm(tmp_path, monkeypatch):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))
+def test_learning_curves_run_only_the_methods_asked_and_share_the_svm():
     X, y = two_clusters()
     full = learning_curves(X, y, sizes=[6], seeds=[0, 1], progress=False)
     some = learning_curves(X, y, sizes=[6], seeds=[0, 1], methods=("em", "svm"),

@@ -6,12 +6,15 @@ each estimator either
 
 * fits, and then its probabilities are finite, non-negative and sum to one per row (its
   transform is finite, for the transformers), its classes are those of the labeled rows (never
-  the unlabeled marker), and fitting again with the same seed gives exactly the same result; or
+  the unlabeled marker), and fitting again with the same seed gives exactly the same result
+  (margin-only models, TransductiveSVM and SpectralGraphTransducer, give finite decision values
+  instead of probabilities); or
 * raises a ``ValueError`` whose message names the problem (a word about labels, classes, rows
   or features) -- never another exception, never a silent NaN.
 
 Inputs are kept tiny so that the whole file runs in seconds (``max_examples`` per estimator is
-:data:`EXAMPLES`; ``deadline=None`` because a first fit may compile or warm caches).
+:data:`EXAMPLES`, 15 for the slower ones (``SLOW``); ``deadline=None`` because a first fit may
+compile or warm caches).
 """
 
 from __future__ import annotations
@@ -131,6 +134,21 @@ def assert_classifier(make, X, y):
     return model
 
 
+def assert_margins(make, X, y):
+    """Margin-only models: finite decision values, labels among the labeled classes, seeded."""
+    model = fit_or_refuse(make, X, y)
+    if model is None:
+        return
+    assert -1 not in model.classes_.tolist()
+    assert sorted(model.classes_.tolist(), key=str) == labeled_classes(y)
+    scores = model.decision_function(X)
+    assert np.all(np.isfinite(scores))
+    assert set(model.predict(X).tolist()) <= set(model.classes_.tolist())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", (ConvergenceWarning, UserWarning, RuntimeWarning))
+        np.testing.assert_array_equal(make().fit(X, y).decision_function(X), scores)
+
+
 # -- the estimators -------------------------------------------------------------------------------
 @SETTINGS
 @given(problems())
@@ -170,18 +188,7 @@ def test_decision_list(problem):
 def test_transductive_svm(problem):
     """No probabilities: finite decision values, labels among the labeled classes, seeded."""
     X, y, seed = problem
-    make = lambda: TransductiveSVM(max_iter=3, random_state=seed)  # noqa: E731
-    model = fit_or_refuse(make, X, y)
-    if model is None:
-        return
-    assert -1 not in model.classes_.tolist()
-    assert sorted(model.classes_.tolist(), key=str) == labeled_classes(y)
-    scores = model.decision_function(X)
-    assert np.all(np.isfinite(scores))
-    assert set(model.predict(X).tolist()) <= set(model.classes_.tolist())
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        np.testing.assert_array_equal(make().fit(X, y).decision_function(X), scores)
+    assert_margins(lambda: TransductiveSVM(max_iter=3, random_state=seed), X, y)
 
 
 @SETTINGS
@@ -215,6 +222,91 @@ def test_feature_selector(problem, method, n_features):
     assert model.transform(X).shape == (X.shape[0], kept)
     assert np.all(np.isfinite(model.scores_) | (model.scores_ == -np.inf))
     np.testing.assert_array_equal(make().fit(X, y).ranking_, model.ranking_)
+
+
+SLOW = settings(SETTINGS, max_examples=15)
+
+
+def with_a_word_per_row(X):
+    """``X`` with one more count of the row's index word, so that no row is empty."""
+    n_rows, n_cols = X.shape
+    return X + sp.csr_matrix((np.ones(n_rows), (np.arange(n_rows), np.arange(n_rows) % n_cols)),
+                             shape=X.shape)
+
+
+@SETTINGS
+@given(problems(), st.sampled_from(["hard", "soft"]))
+def test_gaussian_cem(problem, assignment):
+    X, y, seed = problem
+    assert_classifier(lambda: GaussianCEM(assignment=assignment, max_iter=3, reg_covar=1e-3,
+                                          random_state=seed), X.toarray(), y)
+
+
+@SLOW
+@given(problems(), st.sampled_from(["hard", "soft"]))
+def test_logistic_cem(problem, assignment):
+    X, y, seed = problem
+    assert_classifier(lambda: LogisticCEM(assignment=assignment, max_iter=3, random_state=seed),
+                      X, y)
+
+
+@SETTINGS
+@given(problems())
+def test_hybrid_nb(problem):
+    X, y, _ = problem
+    assert_classifier(lambda: HybridNB(max_iter=3), X, y)
+
+
+@SLOW
+@given(problems(), st.sampled_from(["em", "med"]))
+def test_kernel_expansion_classifier(problem, method):
+    X, y, _ = problem
+    assert_classifier(lambda: KernelExpansionClassifier(method, max_iter=5), X.toarray(), y)
+
+
+@SETTINGS
+@given(problems())
+def test_kernel_expansion(problem):
+    """The transformer: finite features, one column per training row, the same on a refit."""
+    X, y, _ = problem
+    model = fit_or_refuse(lambda: KernelExpansion(sigma=1.0), X.toarray(), y)
+    if model is None:
+        return
+    features = model.transform(X.toarray())
+    assert features.shape[0] == X.shape[0] and np.all(np.isfinite(features))
+    np.testing.assert_array_equal(KernelExpansion(sigma=1.0).fit(X.toarray(), y)
+                                  .transform(X.toarray()), features)
+
+
+@SLOW
+@given(problems())
+def test_entropy_regularized_lr(problem):
+    X, y, _ = problem
+    assert_classifier(lambda: EntropyRegularizedLR(entropy_weight=0.1, max_iter=20), X, y)
+
+
+@SETTINGS
+@given(problems(), st.sampled_from(["harmonic", "spreading"]))
+def test_graph_propagation(problem, method):
+    X, y, _ = problem
+    X = with_a_word_per_row(X)  # empty rows have no neighbours and are refused by name
+    assert_classifier(lambda: GraphPropagation(method=method, n_neighbors=2), X, y)
+
+
+@SETTINGS
+@given(problems())
+def test_spectral_graph_transducer(problem):
+    X, y, _ = problem
+    X = with_a_word_per_row(X)
+    assert_margins(lambda: SpectralGraphTransducer(n_neighbors=2, n_components=2, c=10.0), X, y)
+
+
+@SETTINGS
+@given(problems(), st.sampled_from(["co", "self"]))
+def test_co_training(problem, mode):
+    X, y, seed = problem
+    assert_classifier(lambda: CoTraining(n_view0_features=1, pool_size=3, max_iter=2, mode=mode,
+                                         random_state=seed), X, y)
 
 
 # -- targets every semi-supervised estimator must refuse, by name ---------------------------------

@@ -43,8 +43,7 @@ def cluster():
 
 
 @pytest.fixture
-def isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
+def isolated(tmp_path):
     calls = tmp_path / "calls"
     calls.mkdir()
     return calls
@@ -58,7 +57,8 @@ def _run(function, calls, seeds, **extra):
 
 
 def test_a_cluster_run_equals_the_local_run_and_fills_the_same_cache(cluster, isolated,
-                                                                       tmp_path, monkeypatch):
+                                                                       tmp_path, monkeypatch,
+                                                                       result_cache):
     with use_scheduler(cluster):
         remote = _run(noisy_square, isolated, range(5))
     assert len(list(isolated.iterdir())) == 5
@@ -66,7 +66,7 @@ def test_a_cluster_run_equals_the_local_run_and_fills_the_same_cache(cluster, is
     local = _run(noisy_square, isolated, range(5))
     for a, b in zip(remote, local, strict=True):
         np.testing.assert_array_equal(a["value"], b["value"])
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SSLVIZ_CACHE", str(result_cache))
     again = _run(noisy_square, isolated, range(5))  # all from the cluster run's cache
     assert len(list(isolated.iterdir())) == 10
     assert all(np.array_equal(a["value"], b["value"]) for a, b in zip(again, remote, strict=True))

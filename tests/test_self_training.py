@@ -14,7 +14,6 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.semi_supervised import SelfTrainingClassifier
 from sklearn.svm import SVC
 from sklearn.utils import get_tags
-from sklearn.utils.estimator_checks import parametrize_with_checks
 from synthetic import topic_corpus
 
 from sslviz.self_training import (
@@ -397,27 +396,6 @@ def test_predicting_before_fit_and_with_wrong_width_is_refused():
     model = SelfTraining(LogisticRegression()).fit(X, y_semi)
     with pytest.raises(ValueError, match="X has 3 features, but SelfTraining is expecting 2"):
         model.predict(np.ones((2, 3)))
-
-
-# -- scikit-learn's estimator checks -------------------------------------------------------------
-LABEL_MINUS_ONE_IS_UNLABELED = (
-    "the check uses -1 as an ordinary class label, but y == -1 marks unlabeled rows "
-    "(scikit-learn's semi-supervised convention); scikit-learn exempts its own "
-    "SelfTrainingClassifier by name")
-N_ITER_CAN_BE_ZERO = ("n_iter_ is 0 when y has no unlabeled rows (the checks' data), as in "
-                      "scikit-learn's SelfTrainingClassifier, which xfails this check too")
-
-
-@parametrize_with_checks(
-    [SelfTraining(LogisticRegression(), max_iter=3), SelfTraining(MultinomialNB(), max_iter=3)],
-    expected_failed_checks=lambda est: {
-        "check_classifiers_classes": LABEL_MINUS_ONE_IS_UNLABELED,
-        "check_non_transformer_estimators_n_iter": N_ITER_CAN_BE_ZERO,
-    })
-def test_scikit_learn_estimator_checks(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # "y contains no unlabeled samples"
-        check(estimator)
 
 
 def test_input_tags_are_those_of_the_base_classifier():

@@ -5,22 +5,18 @@ entry for one that accepts exactly that file (as tests/test_datasets_loaders.py 
 ``SSLVIZ_DATA`` and ``SSLVIZ_CACHE`` pointing at temporary folders.
 """
 
-import hashlib
-import io
 import re
-import tarfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from fake_data import make_tar_gz, register_fake
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 import sslviz.datasets
 import sslviz.text
 from sslviz.cache import CacheWarning
-from sslviz.datasets import REGISTRY
-from sslviz.datasets.registry import AcceptedCopy, DataFile, Dataset
 from sslviz.text import (
     TOKEN_PATTERN,
     CountCorpus,
@@ -159,33 +155,16 @@ NEWS = {
 
 
 def make_news_archive(folder: Path, members=NEWS) -> Path:
-    path = folder / "20news-bydate.tar.gz"
-    with tarfile.open(path, "w:gz") as tar:
-        for name, payload in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(payload)
-            tar.addfile(info, io.BytesIO(payload))
-    return path
-
-
-def register_news(monkeypatch, path: Path):
-    """Replace the 20newsgroups registry entry by one accepting exactly the file at ``path``."""
-    sha = hashlib.sha256(path.read_bytes()).hexdigest()
-    copy = AcceptedCopy(path.name, sha, "fake for tests")
-    dataset = Dataset("20newsgroups", "FAKE 20newsgroups",
-                      (DataFile(path.name, path.as_uri(), (copy,)),))
-    monkeypatch.setitem(REGISTRY, "20newsgroups", dataset)
+    return make_tar_gz(folder / "20news-bydate.tar.gz", members)
 
 
 @pytest.fixture
-def news(tmp_path, monkeypatch):
-    """A fake archive in tmp_path/data, the cache in tmp_path/cache; returns the cache folder."""
-    data, cache = tmp_path / "data", tmp_path / "cache"
+def news(tmp_path, monkeypatch, result_cache):
+    """A fake archive in tmp_path/data; returns the test's private cache folder."""
+    data = tmp_path / "data"
     data.mkdir()
-    register_news(monkeypatch, make_news_archive(data))
-    monkeypatch.setenv("SSLVIZ_DATA", str(data))
-    monkeypatch.setenv("SSLVIZ_CACHE", str(cache))
-    return cache
+    register_fake(monkeypatch, "20newsgroups", make_news_archive(data))
+    return result_cache
 
 
 def cache_files(cache):
@@ -261,7 +240,7 @@ def test_different_options_or_arguments_use_different_cache_files(news):
 def test_a_changed_archive_is_not_served_from_a_stale_cache(news, tmp_path, monkeypatch):
     load_counts("20newsgroups", subset="all")
     changed = {**NEWS, "20news-bydate-test/sci.space/4": b"From: c\nSubject: x\n\nzeppelin"}
-    register_news(monkeypatch, make_news_archive(tmp_path / "data", changed))
+    register_fake(monkeypatch, "20newsgroups", make_news_archive(tmp_path / "data", changed))
     corpus = load_counts("20newsgroups", subset="all")
     assert "zeppelin" in corpus.vocabulary
     assert len(cache_files(news)) == 2

@@ -8,7 +8,6 @@ import pytest
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from sslviz.tsvm import TransductiveSVM, _BinaryProblem, _qualifying_pairs
 
@@ -315,20 +314,6 @@ def test_unfitted_model_refuses_to_predict():
     from sklearn.exceptions import NotFittedError
     with pytest.raises(NotFittedError):
         TransductiveSVM().predict(np.zeros((2, 2)))
-
-
-LABEL_MINUS_ONE_IS_UNLABELED = (
-    "the check uses -1 as an ordinary class label, but y == -1 marks unlabeled rows "
-    "(scikit-learn's semi-supervised convention), so half of its data is unlabeled")
-
-
-@parametrize_with_checks([TransductiveSVM(random_state=0)], expected_failed_checks=lambda est: {
-    "check_classifiers_classes": LABEL_MINUS_ONE_IS_UNLABELED,
-})
-def test_scikit_learn_estimator_checks(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        check(estimator)
 
 
 def test_unlabeled_documents_help_on_20_newsgroups(real_data_dir):

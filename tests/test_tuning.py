@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.stats import dirichlet_multinomial
+from sklearn.metrics import log_loss
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.naive_bayes import MultinomialNB
+from synthetic import topic_corpus
 
 from sslviz.em import SemiSupervisedNB
 from sslviz.tuning import (
@@ -55,13 +57,35 @@ def test_choose_by_cv_equals_grid_search_on_the_labeled_rows(counts):
     assert choice.params == {"alpha": 0.1}  # all three tie on accuracy: the middle one
 
 
-def test_semi_supervised_folds_train_on_unlabeled_rows(counts):
-    X, y = counts
-    y_semi = np.where(np.arange(len(y)) % 3 == 0, y, -1)
+def _fold_loop(X, y, y_semi, weight, with_unlabeled):
+    """Mean held-out log-loss of SemiSupervisedNB over 2 stratified folds of the labeled rows,
+    written out by hand: each fold trains on its labeled rows (and, if asked, every unlabeled
+    row, as -1) and is scored on its held-out labeled rows."""
+    rows = np.flatnonzero(y_semi != -1)
+    unlabeled = np.flatnonzero(y_semi == -1) if with_unlabeled else np.array([], dtype=int)
+    scores = []
+    for train, test in StratifiedKFold(2, shuffle=True, random_state=0).split(rows, y[rows]):
+        fit_rows = np.concatenate([rows[train], unlabeled])
+        model = SemiSupervisedNB(max_iter=2, record="summary", unlabeled_weight=weight)
+        model.fit(X[fit_rows], y_semi[fit_rows])
+        proba = model.predict_proba(X[rows[test]])
+        scores.append(-log_loss(y[rows[test]], proba, labels=model.classes_))
+    return np.mean(scores)
+
+
+def test_semi_supervised_folds_train_on_unlabeled_rows():
+    # topics that overlap (few topic words per document), so that the held-out loss is not 0
+    X, y, _ = topic_corpus(120, 30, 0, seed=1, topic_rate=0.7, background=0.4)
+    y_semi = np.where(np.arange(len(y)) % 4 == 0, y, -1)
     choice = choose_by_cv(SemiSupervisedNB(max_iter=2, record="summary"),
                           {"unlabeled_weight": [0.0, 1.0]}, X, y_semi, cv=2, random_state=0,
-                          semi_supervised=True)
-    assert len(choice.scores) == 2 and choice.value in (0.0, 1.0)
+                          semi_supervised=True, scoring="neg_log_loss")
+    with_unlabeled = [_fold_loop(X, y, y_semi, w, True) for w in (0.0, 1.0)]
+    np.testing.assert_allclose(choice.scores, with_unlabeled, rtol=1e-10)
+    # the unlabeled rows were really there: with weight 1 they change the score, with 0 not
+    labeled_only = _fold_loop(X, y, y_semi, 1.0, False)
+    assert choice.scores[0] == pytest.approx(labeled_only, rel=1e-10)
+    assert abs(choice.scores[1] - labeled_only) > 1e-3
 
 
 def test_cv_needs_two_labeled_rows_per_class(counts):

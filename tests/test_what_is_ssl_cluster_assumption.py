@@ -19,14 +19,6 @@ from sslviz.experiments.what_is_ssl import (
 from sslviz.splits import split_labeled
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _private_cache(tmp_path_factory):
-    """The sweep's disk cache goes to a temporary folder, not the user's cache."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SSLVIZ_CACHE", str(tmp_path_factory.mktemp("cache")))
-        yield
-
-
 def reference_fit(angle, n_labeled, seed, n_train=300, n_test=300):
     """The same experiment written out with scikit-learn only."""
     X, y = make_rotated_clusters(n_train + n_test, angle=angle, random_state=seed)
@@ -113,7 +105,7 @@ def test_toy_grids_are_predict_proba_in_image_layout():
 
 
 @pytest.fixture(scope="module")
-def small_sweep():
+def small_sweep(module_result_cache):
     return sweep_cluster_assumption(angles=(0, 45, 90), sizes=(2, 4), seeds=(0, 1),
                                     n_train=80, n_test=40, progress=False)
 

@@ -6,7 +6,9 @@ import pytest
 from explorer_checks import assert_exports
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
-from test_what_is_ssl_word_association import HIDDEN, TEST_ROWS, make_corpus
+from synthetic import HIDDEN_TEST_ROWS as TEST_ROWS
+from synthetic import HIDDEN_WORDS as HIDDEN
+from synthetic import hidden_word_corpus
 
 from sslviz.experiments.what_is_ssl import (
     fit_toy,
@@ -219,10 +221,8 @@ def test_stepping_redraws_and_exports(stepper):
 
 # -- sweep ----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def sweep(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:  # the disk cache goes to a temporary folder
-        patch.setenv("SSLVIZ_CACHE", str(tmp_path_factory.mktemp("cache")))
-        return sweep_cluster_assumption(angles=(0, 45, 90), sizes=(2, 4, 8), seeds=(0, 1),
+def sweep(module_result_cache):
+    return sweep_cluster_assumption(angles=(0, 45, 90), sizes=(2, 4, 8), seeds=(0, 1),
                                     n_train=N_TRAIN, n_test=N_TEST, progress=False)
 
 
@@ -255,7 +255,7 @@ def test_sweep_explorer_replays_the_sweep(sweep):
 # -- words ----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def corpus():
-    return make_corpus()
+    return hidden_word_corpus()
 
 
 def test_word_explorer_shows_the_ranked_words_and_typed_ones(corpus):

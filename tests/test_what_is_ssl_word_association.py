@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from sklearn.naive_bayes import MultinomialNB
+from synthetic import HIDDEN_TEST_ROWS, HIDDEN_WORDS, hidden_word_corpus
 
 import sslviz.experiments.what_is_ssl as wa
 from sslviz.experiments.what_is_ssl import (
@@ -13,41 +13,16 @@ from sslviz.experiments.what_is_ssl import (
     word_indices,
     word_story,
 )
-from sslviz.splits import split_labeled
-from sslviz.text import CountCorpus, TextOptions, load_counts
+from sslviz.text import TextOptions, load_counts
 from sslviz.words import log_odds_pair
 
-N_DOCS, N_LABELED, SEED, ALPHA = 240, 4, 0, 0.1
-TEST_ROWS = np.arange(200, 240)
-TOPIC, SHARED = 6, 10
-HIDDEN = (2 * TOPIC + SHARED, 2 * TOPIC + SHARED + 1)  # one word per class, never labeled
-
-
-def make_corpus(seed=0, sizes=(2, N_LABELED, 8)):
-    """Two topics with 6 words each, 10 shared words, and one extra word per topic that the
-    labeled documents (of the splits of ``SEED`` with these sizes) never contain."""
-    rng = np.random.default_rng(seed)
-    y = np.arange(N_DOCS) % 2
-    n_words = 2 * TOPIC + SHARED + 2
-    rates = np.full((2, n_words), 0.05)
-    rates[:, 2 * TOPIC:2 * TOPIC + SHARED] = 0.8
-    for c in range(2):
-        rates[c, c * TOPIC:(c + 1) * TOPIC] = 1.2
-        rates[c, HIDDEN[c]] = 1.0
-        rates[1 - c, HIDDEN[c]] = 0.0
-    counts = rng.poisson(rates[y]).astype(float)
-    for size in sizes:
-        labeled = split_labeled(y, size, test_rows=TEST_ROWS, random_state=SEED).labeled
-        counts[np.ix_(labeled, list(HIDDEN))] = 0
-    vocabulary = np.array([f"a{i}" for i in range(TOPIC)] + [f"b{i}" for i in range(TOPIC)]
-                          + [f"s{i}" for i in range(SHARED)] + ["hidden_a", "hidden_b"])
-    return CountCorpus(sp.csr_matrix(counts), y, ["alpha", "beta"], vocabulary,
-                       np.array([f"doc{i}" for i in range(N_DOCS)]))
+N_LABELED, SEED, ALPHA = 4, 0, 0.1
+TEST_ROWS, HIDDEN = HIDDEN_TEST_ROWS, HIDDEN_WORDS  # HIDDEN: one word per class, never labeled
 
 
 @pytest.fixture(scope="module")
 def corpus():
-    return make_corpus()
+    return hidden_word_corpus()
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.utils.estimator_checks import parametrize_with_checks
 from yarowsky_corpus import SEEDS, FakeCorpus, corpus_data
 
 from sslviz.decision_list import (
@@ -390,26 +389,3 @@ def test_names_needed_for_named_seeds_and_labels_must_be_known(data):
         Yarowsky(SEEDS).fit(X, y_text, feature_names=names)
     with pytest.raises(ValueError, match=r"y must have shape \(163,\)"):
         Yarowsky(SEEDS).fit(X, y[:10], feature_names=names)
-
-
-
-# -- scikit-learn's estimator checks -------------------------------------------------------------
-BINARY_FEATURES = ("features are presence indicators: on the checks' continuous blobs every row "
-                   "has every feature, so every row gets the same rule")
-
-
-def expected_failures(estimator):
-    failures = {"check_classifiers_train": BINARY_FEATURES}
-    if isinstance(estimator, Yarowsky):  # after the self-labeling, every row has one sense
-        failures["check_classifiers_classes"] = BINARY_FEATURES
-        failures["check_non_transformer_estimators_n_iter"] = (
-            "n_iter_ counts the rounds after iteration 0, as SemiSupervisedNB does; when y labels "
-            "every row there is none")
-    return failures
-
-
-@parametrize_with_checks([DecisionList(), Yarowsky(max_iter=3)],
-                         expected_failed_checks=expected_failures)
-def test_scikit_learn_estimator_checks(estimator, check):
-    check(estimator)
-

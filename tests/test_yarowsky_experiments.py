@@ -100,9 +100,8 @@ def counted_maps(monkeypatch):
 
 
 @pytest.fixture
-def cache_folder(monkeypatch, tmp_path):
-    monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path / "cache"))
-    return tmp_path / "cache"
+def cache_folder(result_cache):
+    return result_cache
 
 
 def test_maps_are_kept_on_disk_and_read_back_without_a_refit(corpus, counted_maps, cache_folder):

@@ -48,7 +48,7 @@ class FakeCorpus:
 
 def small_runs(corpus, **params):
     """:class:`YarowskyRuns` over two synthetic words, "w" (two seed sets) and "v"; maps in
-    memory only unless ``disk_cache=True`` (then point ``SSLVIZ_CACHE`` at a temporary folder)."""
+    memory only unless ``disk_cache=True`` (then in the test's private result cache)."""
     catalog = {
         "w": {"senses": ("a", "b"), "seeds": {"a0 / b0": SEEDS,
                                              "a1 / b1": {"a": ["W=a1"], "b": ["W=b1"]}}},
