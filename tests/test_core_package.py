@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CLASSROOM = ("ipywidgets", "jupyterlab", "jupyterlab_widgets", "nbclient", "nbformat", "IPython",
              "ipykernel", "jupyterlab_rise", "jupyter_client", "nbval", "pytest")
 NEEDS_CLASSROOM = {"sslviz.widgets", "sslviz.deck", "sslviz.slides", "sslviz.bench_explorers",
-                   "sslviz.bench_notebooks"}
+                   "sslviz.bench_notebooks", "sslviz.solutions"}
 
 BLOCKER = textwrap.dedent(f"""
     import sys

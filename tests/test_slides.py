@@ -135,3 +135,15 @@ def test_update_writes_only_what_changed_and_the_command_checks(tmp_path, capsys
     assert [p.name for p in tmp_path.iterdir()] == ["lecture.ipynb"]  # no temporary file left
     stored = nbformat.read(path, as_version=4)
     assert [c.metadata.slideshow.slide_type for c in stored.cells] == slide_types(stored)
+
+
+def test_a_folder_names_its_notebooks_and_an_empty_one_is_refused(tmp_path, capsys):
+    folder = tmp_path / "lectures"
+    folder.mkdir()
+    assert main(["slides", "--check", str(folder)]) == 2
+    assert capsys.readouterr().err == f"error: {folder} holds no notebook (.ipynb)\n"
+    notebook = lecture()
+    apply_slides(notebook)
+    for name in ("02_b.ipynb", "01_a.ipynb"):
+        nbformat.write(notebook, folder / name)
+    assert main(["slides", "--check", str(folder)]) == 0

@@ -60,9 +60,10 @@ _NO_AUTOMATIC_LAYOUT = {"figure.autolayout": False, "figure.constrained_layout.u
 DRAW_AHEAD = 6
 """Frames drawn ahead around the one on screen (three steps each way along a replay slider):
 enough to stay ahead of Play and of a drag, few enough that an idle kernel is soon idle again."""
-PREPARE_AHEAD = 6
+PREPARE_AHEAD = 8
 """Settings prepared ahead along the refit controls: up to three further the way the last change
-went, then one step each way along every refit control."""
+went, then one step each way along every refit control, then two... (a neighbour whose
+``prepare`` has nothing to do, e.g. a recorded setting, costs nothing)."""
 DESCRIPTION_PX = 80
 """ipywidgets' label width (``--jp-widgets-inline-label-width``), in CSS pixels."""
 DESCRIPTION_FONT_PX = 13

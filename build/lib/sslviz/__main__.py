@@ -5,6 +5,8 @@
                                    only reports notebooks whose metadata is missing or stale)
 ``execute NOTEBOOK ...``           re-run lectures top to bottom (claims strict) and write them back
                                    in their committed form (no timestamps, no widget state)
+``student NOTEBOOK ... --out DIR``  write the lectures without their worked solutions (default
+                                   ``student/``; a folder of notebooks is accepted)
 
 Exit codes: 0 success, 1 a notebook failed or is not ready as slides, 2 bad arguments (a file
 that is not a notebook, an output folder that cannot be written; one line on stderr, the
@@ -50,7 +52,23 @@ def _parser():
         "execution timestamps, progress-bar widgets and widget state, apply the slide metadata "
         "and write it back (atomically; nothing is written when a cell fails).")
     execute.add_argument("notebooks", nargs="+", metavar="NOTEBOOK", help="notebook files")
+    student = commands.add_parser(
+        "student", help="write the notebooks without their worked solutions",
+        description="Write each notebook without its cells tagged 'solution' (the exercises "
+        "stay), atomically, for students.")
+    student.add_argument("notebooks", nargs="+", metavar="NOTEBOOK",
+                         help="notebook files or folders of notebooks")
+    student.add_argument("--out", default="student", help="output folder (default: ./student)")
     return parser
+
+
+def _student(args) -> int:
+    from sslviz.solutions import write_student_versions
+
+    cli.writable_folder(args.out)
+    for line in write_student_versions(args.notebooks, args.out):
+        print(line)
+    return 0
 
 
 def _execute(args) -> int:
@@ -122,6 +140,8 @@ def main(argv=None) -> int:
         return _export(args)
     if args.command == "execute":
         return _execute(args)
+    if args.command == "student":
+        return _student(args)
     return _slides(args)
 
 

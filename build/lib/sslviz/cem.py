@@ -278,6 +278,15 @@ class GaussianCEM(CEMClassifier):
     classes_, class_log_prior_ (n_classes,), means_ (n_classes, n_features), covariances_
     ((n_features, n_features) shared, (n_classes, n_features, n_features) full,
     (n_classes, n_features) diag), n_iter_, converged_, trace_ (Trace of CEMStep).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslviz.cem import GaussianCEM
+    >>> X = np.array([[0., 0.], [.2, .1], [.1, .3], [3., 3.], [3.2, 2.9], [2.8, 3.1]])
+    >>> y = np.array([0, -1, -1, 1, -1, -1])
+    >>> GaussianCEM(random_state=0).fit(X, y).predict(X).tolist()
+    [0, 0, 0, 1, 1, 1]
     """
 
     def __init__(self, covariance="shared", reg_covar=1e-6, assignment="hard", max_iter=50,

@@ -189,7 +189,10 @@ def execute_in_place(path: Path, *, timeout=1800) -> Path:
     (``SSLVIZ_STRICT_CLAIMS=1``: a claim that does not hold stops the run, nothing is written).
     Then what is not part of the committed form is dropped: per-cell execution timestamps,
     widget views of cells that show no explorer (progress bars), stored widget state; and the
-    slide metadata is applied (:func:`sslviz.slides.apply_slides`). The write is atomic.
+    slide metadata is applied (:func:`sslviz.slides.apply_slides`). An explorer's output keeps
+    its static picture and alt text but not its widget view: without the stored state no renderer
+    can draw the view (JupyterLab would show an error in its place). Running the cell in
+    JupyterLab brings the live widget back. The write is atomic.
     """
     import os
 
@@ -197,10 +200,12 @@ def execute_in_place(path: Path, *, timeout=1800) -> Path:
     from nbclient.exceptions import CellExecutionError
 
     from sslviz._io import atomic_write
+    from sslviz.hosted import add_setup_cell
     from sslviz.slides import apply_slides, is_explorer_cell
 
     path = Path(path)
     notebook = nbformat.read(path, as_version=4)
+    add_setup_cell(notebook)  # the hosted-start cell runs with the rest (it does nothing here)
     previous = os.environ.get("SSLVIZ_STRICT_CLAIMS")
     os.environ["SSLVIZ_STRICT_CLAIMS"] = "1"  # the kernel inherits it
     try:
@@ -216,9 +221,20 @@ def execute_in_place(path: Path, *, timeout=1800) -> Path:
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code" and not is_explorer_cell(cell):
-            cell.outputs = [o for o in cell.outputs
-                            if "application/vnd.jupyter.widget-view+json" not in o.get("data", {})]
+            cell.outputs = [o for o in cell.outputs if _WIDGET_VIEW not in o.get("data", {})]
+        elif cell.cell_type == "code":
+            for output in cell.outputs:
+                _keep_static_picture(output)
     apply_slides(notebook)
     with atomic_write(path, mode="w") as handle:
         nbformat.write(notebook, handle)
     return path
+
+
+_WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def _keep_static_picture(output) -> None:
+    """Drop the widget view of an explorer's output that carries a static picture."""
+    if "image/png" in output.get("data", {}):
+        output["data"].pop(_WIDGET_VIEW, None)

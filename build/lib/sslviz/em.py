@@ -167,6 +167,16 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
     trace_ : Trace of EMStep
         One record per iteration, iteration 0 first.
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[3, 0, 1], [2, 0, 0], [0, 3, 1], [0, 2, 0], [4, 1, 0], [0, 4, 1]])
+    >>> y = np.array([0, -1, 1, -1, -1, -1])
+    >>> SemiSupervisedNB(random_state=0).fit(X, y).predict(X).tolist()
+    [0, 0, 1, 1, 0, 1]
+    >>> SemiSupervisedNB(assignment="hard", random_state=0).fit(X, y).predict(X).tolist()
+    [0, 0, 1, 1, 0, 1]
     """
 
     def __init__(self, alpha=1.0, unlabeled_weight=1.0, n_components=1, annealing=None,

@@ -92,6 +92,15 @@ _METADATA = {  # no timestamps: saving the same figure twice gives the same byte
     "pdf": {"CreationDate": None},
     "svg": {"Date": None},
 }
+_DESCRIPTION_KEY = {"png": "Description", "svg": "Description", "pdf": "Subject"}
+
+
+def _metadata(fmt: str, description: str | None) -> dict | None:
+    """savefig's ``metadata=`` for ``fmt``: no date; the description (alt text) if given."""
+    metadata = dict(_METADATA.get(fmt, {}))
+    if description:
+        metadata[_DESCRIPTION_KEY[fmt]] = " ".join(str(description).split())
+    return metadata or None
 
 
 # ---------------------------------------------------------------- file names
@@ -205,6 +214,7 @@ def save_figure(
     formats: Iterable[str] = FORMATS,
     preset: str | None = "16:9",
     dpi: int = MIN_PNG_DPI,
+    description: str | None = None,
 ) -> list[Path]:
     """Save ``fig`` for slides as PNG, SVG and PDF; return the paths written.
 
@@ -226,6 +236,9 @@ def save_figure(
         Slide size: 13.333 x 7.5 in, 10 x 7.5 in, or the figure's own size.
     dpi : int, default 200
         Resolution of the PNG (and of rasterized parts of SVG/PDF); at least 200.
+    description : str, optional
+        One line saying what the figure shows (its alt text), stored in the files' metadata:
+        PNG and SVG "Description", PDF "Subject".
 
     Returns
     -------
@@ -264,7 +277,7 @@ def save_figure(
                     tmp,
                     format=fmt,
                     dpi=dpi,
-                    metadata=_METADATA.get(fmt),
+                    metadata=_metadata(fmt, description),
                 )
     finally:
         fig.set_size_inches(size, forward=False)

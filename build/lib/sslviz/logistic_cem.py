@@ -55,6 +55,15 @@ class LogisticCEM(CEMClassifier):
     Attributes
     ----------
     classes_, coef_ (1 or n_classes, n_features), intercept_, n_iter_, converged_, trace_.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslviz.logistic_cem import LogisticCEM
+    >>> X = np.array([[0., 0.], [.2, .1], [.1, .3], [3., 3.], [3.2, 2.9], [2.8, 3.1]])
+    >>> y = np.array([0, -1, -1, 1, -1, -1])
+    >>> LogisticCEM(random_state=0).fit(X, y).predict(X).tolist()
+    [0, 0, 0, 1, 1, 1]
     """
 
     _accept_sparse = True

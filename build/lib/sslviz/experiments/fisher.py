@@ -8,7 +8,7 @@ One *job* is one split at one labeled and one unlabeled size for one group of me
 a fitted model (:data:`METHOD_GROUPS`). Jobs run on :func:`sslviz.experiments.runner.run_jobs`,
 in parallel, slowest first, each result (accuracy, seconds and the chosen α or C per method)
 cached as soon as it is computed: an interrupted paper-scale run
-(:mod:`sslviz.experiments.__main__`) resumes, and the lecture reuses earlier results.
+(:mod:`sslviz.experiments.fisher_command`) resumes, and the lecture reuses earlier results.
 Labeled-only methods are cached once per labeled set. By default every hyper-parameter is chosen
 on the labeled posts (:class:`FisherSettings`); :data:`PAPER_SETTINGS` are the paper's.
 """

@@ -362,9 +362,6 @@ def perplexity_text(curve):
     return "\n".join(lines)
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
 
 def _corpus_jobs(function, jobs, corpus, *, kind, description, use_cache, n_jobs, progress):
     """``run_jobs`` over one corpus: its arrays shared with every job, its digest in every key."""

@@ -415,7 +415,7 @@ def med_convergence(curves):
 # -- paper scale ---------------------------------------------------------------------------------
 @cli.command
 def main(argv=None):
-    """``python -m sslviz.experiments.kernel_expansion [splice] [leukemia] [options]``.
+    """``python -m sslviz.experiments kernel-expansion [splice] [leukemia] [options]``.
 
     Both figures at the paper's scale: 20 draws per size, every size (the lecture runs the
     leukemia curves with fewer draws and sizes), every method, the SVM on raw intensities too.
@@ -461,7 +461,3 @@ def main(argv=None):
                       flush=True)
     print(f"wall time {time.perf_counter() - start:.0f} s")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -2,16 +2,13 @@
 Table 1 as curves against the labeled-set size; Figure 1 against the number of unlabeled posts.
 
 The ``plot_*_panels`` functions lay out what an explorer shows; ``update_*_panels`` redraw it
-from a view computed in :mod:`sslviz.experiments.fisher`.
+from a view computed in :mod:`sslviz.experiments.fisher_views`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..experiments.fisher import FISHER_METHOD_NAMES, FISHER_METHODS, PAPER_SIZES, PAPER_TABLE_1
 from ..export import style_context
 from .common import (
     BLACK,
@@ -33,46 +30,6 @@ METHOD_COLORS = {
 TRUE_COLOR, PREDICTED_COLOR, OTHER_COLOR = GREEN, VERMILLION, FAINT_GREY
 #: Curves of the labeled sizes that are not highlighted.
 BACKGROUND_CURVE_COLOR = GREY
-
-
-# -- what the table explorer draws (pure) ------------------------------------------------------
-def paper_table(methods):
-    """The paper's sizes and its Table 1 (%) restricted to ``methods`` (columns in that order)."""
-    return np.array(PAPER_SIZES), PAPER_TABLE_1[:, [FISHER_METHODS.index(m) for m in methods]]
-
-
-@dataclass(frozen=True)
-class FisherTableView:
-    """Table 1 at ``n_unlabeled`` posts and Figure 1 for ``method``, from a :class:`FisherGrid`.
-
-    ``table``: method -> accuracy (%) per labeled size, for the methods run at every unlabeled
-    size; ``curves``: ``"<size> labeled"`` -> accuracy (%) per unlabeled size; ``reference``:
-    the linear SVM at ``n_labeled`` and the largest unlabeled size (``None`` if not run).
-    """
-
-    method: str
-    method_name: str
-    n_labeled: int
-    n_unlabeled: int
-    largest: int
-    table: dict
-    curves: dict
-    current: str
-    reference: float | None
-
-
-def fisher_table_view(grid, *, method, n_labeled, n_unlabeled):
-    """The :class:`FisherTableView` of ``method`` at ``n_labeled`` and ``n_unlabeled`` posts."""
-    at_size, largest = grid.table(n_unlabeled), int(np.max(grid.unlabeled_sizes))
-    reference = None
-    if "linear" in grid.methods:
-        reference = grid.mean("linear", n_labeled, largest) * 100
-    return FisherTableView(
-        method=method, method_name=FISHER_METHOD_NAMES[method], n_labeled=n_labeled,
-        n_unlabeled=n_unlabeled, largest=largest,
-        table={m: at_size[:, grid.methods.index(m)] for m in grid.complete_methods()},
-        curves={f"{int(s)} labeled": grid.unlabeled_curve(method, s) for s in grid.sizes},
-        current=f"{n_labeled} labeled", reference=reference)
 
 
 # -- one document ----------------------------------------------------------------------------
@@ -307,7 +264,7 @@ def plot_table_panels(table_ax, curve_ax, *, sizes, table, methods, names, unlab
 
 
 def update_table_panels(artists, view):
-    """Show a :class:`FisherTableView`: the complete methods at its
+    """Show a :class:`~sslviz.experiments.fisher_views.FisherTableView`: the complete methods at its
     unlabeled size, its method highlighted, the size marked, Figure 1 for the method."""
     table_ax, curve_ax = artists["table_ax"], artists["curve_ax"]
     for method, values in view.table.items():  # the others stay at the largest size

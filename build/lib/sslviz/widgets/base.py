@@ -53,15 +53,17 @@ from .ahead import (
     replay_controls,
 )
 from .export_control import FigureNotOnScreen, export_control
+from .static import alt_text, static_bundle
 
 MAIN_CONTROL_PREFERENCE = ("n_labeled", "iteration")
 _NO_AUTOMATIC_LAYOUT = {"figure.autolayout": False, "figure.constrained_layout.use": False}
 DRAW_AHEAD = 6
 """Frames drawn ahead around the one on screen (three steps each way along a replay slider):
 enough to stay ahead of Play and of a drag, few enough that an idle kernel is soon idle again."""
-PREPARE_AHEAD = 6
+PREPARE_AHEAD = 8
 """Settings prepared ahead along the refit controls: up to three further the way the last change
-went, then one step each way along every refit control."""
+went, then one step each way along every refit control, then two... (a neighbour whose
+``prepare`` has nothing to do, e.g. a recorded setting, costs nothing)."""
 DESCRIPTION_PX = 80
 """ipywidgets' label width (``--jp-widgets-inline-label-width``), in CSS pixels."""
 DESCRIPTION_FONT_PX = 13
@@ -128,7 +130,8 @@ class Explorer(widgets.VBox):
         self._ahead = 0  # number of the current chain of frames drawn ahead
         self._prepare = prepare
         self.ahead = BackgroundWork() if prepare_in_background else IdleWork()
-        self.export = export_control(self.figure_on_screen, name, self.params)
+        self.export = export_control(self.figure_on_screen, name, self.params,
+                                     description_getter=self.alt_text)
         fit_descriptions(list(extra_controls) + list(self.controls.values()))
         control_box = widgets.HBox(list(extra_controls) + list(self.controls.values()),
                                    layout=widgets.Layout(flex_flow="row wrap"))
@@ -304,6 +307,22 @@ class Explorer(widgets.VBox):
         """Caption text: the parameters shown, ``name=value`` separated by commas."""
         return ", ".join(f"{key}={_short(value)}" for key, value in self.params().items())
 
+    def figure_description(self):
+        """What the figure shows, in one line, for its alt text; ``None``: built from the name
+        and the figure's titles. Override where an explorer can say it better."""
+        return None
+
+    def alt_text(self):
+        """One line naming what the figure shows and the control values on screen."""
+        return alt_text(self.name, self.figure, self.describe(), self.figure_description())
+
+    def _repr_mimebundle_(self, **kwargs):
+        """The widget view, plus the picture on screen and its alt text for renderers without a
+        kernel (see :mod:`sslviz.widgets.static`)."""
+        data = super()._repr_mimebundle_(**kwargs) or {}
+        static, metadata = static_bundle(self.image.value, self.alt_text())
+        return {**data, **static}, metadata
+
     def _style(self):
         if self.projector:
             return mpl.rc_context(projector_style())
@@ -461,5 +480,6 @@ def export_explorers(folder=None, *, preset="16:9", reset=True, formats=("png", 
         if reset:
             explorer.reset()
         paths += save_figure(explorer.figure_on_screen(), explorer.name, params=explorer.params(),
-                             folder=folder, preset=preset, formats=formats)
+                             folder=folder, preset=preset, formats=formats,
+                             description=explorer.alt_text())
     return paths

@@ -35,6 +35,7 @@ def export_control(
     *,
     output: widgets.Output | None = None,
     folder: str | os.PathLike | None = None,
+    description_getter: Callable[[], str] | None = None,
 ) -> widgets.HBox:
     """Button + slide-preset dropdown + label that save the figure on screen as PNG/SVG/PDF.
 
@@ -53,6 +54,8 @@ def export_control(
         placed at the end of the returned box.
     folder : str or Path, optional
         Target folder; default ``$SSLVIZ_FIGURES`` or ``./figures`` (see :mod:`sslviz.export`).
+    description_getter : callable () -> str, optional
+        Returns the alt text of the figure on screen, stored in the files' metadata.
 
     Returns
     -------
@@ -95,7 +98,9 @@ def export_control(
             try:
                 params = dict(params_getter() or {})
                 chosen = None if preset.value == "screen" else preset.value
-                paths = save_figure(figure, name, params=params, folder=folder, preset=chosen)
+                description = description_getter() if description_getter else None
+                paths = save_figure(figure, name, params=params, folder=folder, preset=chosen,
+                                    description=description)
             except Exception as error:
                 label.value = f"Export failed: {type(error).__name__}: {error}"
                 raise

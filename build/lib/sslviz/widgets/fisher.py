@@ -16,10 +16,9 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from .._memo import Once
-from ..experiments.fisher import FISHER_METHOD_NAMES, fisher_document_view
+from ..experiments.fisher import FISHER_METHOD_NAMES
+from ..experiments.fisher_views import fisher_document_view, fisher_table_view, paper_table
 from ..plots.fisher import (
-    fisher_table_view,
-    paper_table,
     plot_document_panels,
     plot_table_panels,
     update_document_panels,
