@@ -24,7 +24,11 @@ LECTURE_DATASETS = ("20newsgroups", "webkb", "reuters21578", "smart_stoplist", "
 SETUP_CELL = f'''\
 # Hosted start (Binder, Colab): when sslviz is missing, install it and fetch the corpora (checked
 # against their sha256). On a machine set up with `python3 run.py lab` this cell does nothing.
-import importlib, importlib.util, os, subprocess, sys
+import importlib
+import importlib.util
+import os
+import subprocess
+import sys
 
 HOSTED = ("google.colab" in sys.modules
           or any(os.environ.get(v) for v in ("COLAB_RELEASE_TAG", "BINDER_LAUNCH_HOST",

@@ -131,9 +131,16 @@ def checked_notebook(path):
 
 
 def checked_notebooks(paths):
-    """:func:`checked_notebook` of each path; also refuses a non-.ipynb name."""
+    """:func:`checked_notebook` of each path (a folder: its ``*.ipynb``, in order); also refuses a
+    non-.ipynb name and a folder without notebooks."""
     checked = []
     for path in map(Path, paths):
+        if path.is_dir():
+            inside = sorted(path.glob("*.ipynb"))
+            if not inside:
+                raise UsageError(f"{path} holds no notebook (.ipynb)")
+            checked += [checked_notebook(notebook) for notebook in inside]
+            continue
         if path.suffix != ".ipynb" and path.is_file():
             raise UsageError(f"{path} is not a notebook (.ipynb)")
         checked.append(checked_notebook(path))
