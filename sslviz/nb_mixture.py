@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp
 
-from .splits import is_unlabeled
+from .validation import is_unlabeled
 
 
 @dataclass(frozen=True)

@@ -6,27 +6,14 @@ a pool of unlabeled rows (whose labels the learner never sees) and held-out test
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from sklearn.utils import check_random_state
 
-UNLABELED = -1
-"""The target that marks an unlabeled row (scikit-learn's convention)."""
+from .validation import UNLABELED, is_unlabeled  # the rule lives with the other checks
 
-
-def is_unlabeled(y) -> np.ndarray:
-    """Boolean mask of the rows of ``y`` marked unlabeled (``-1``), for numeric or object ``y``.
-
-    In an object array only the number -1 counts; the string ``"-1"`` is a label. (``np.asarray``
-    of a list mixing strings and -1 turns -1 into ``"-1"``: build such targets with
-    ``dtype=object``.)
-    """
-    y = np.asarray(y)
-    if y.dtype.kind in "iuf":
-        return y == UNLABELED
-    return np.array([isinstance(v, numbers.Number) and v == UNLABELED for v in y], dtype=bool)
+__all__ = ["UNLABELED", "Split", "is_unlabeled", "split_labeled"]
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,23 @@ import numbers
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 
-from .splits import is_unlabeled
+UNLABELED = -1
+"""The target that marks an unlabeled row (scikit-learn's convention)."""
+
+
+def is_unlabeled(y) -> np.ndarray:
+    """Boolean mask of the rows of ``y`` marked unlabeled (``-1``), for numeric or object ``y``.
+
+    In an object array only the number -1 counts; the string ``"-1"`` is a label. (``np.asarray``
+    of a list mixing strings and -1 turns -1 into ``"-1"``: build such targets with
+    ``dtype=object``.)
+    """
+    y = np.asarray(y)
+    if y.dtype.kind in "iuf":
+        return y == UNLABELED
+    return np.array([isinstance(v, numbers.Number) and v == UNLABELED for v in y], dtype=bool)
+
+
 
 
 def check_int(name, value, *, minimum=None, maximum=None):
