@@ -105,6 +105,16 @@ class EntropyRegularizedLR(ClassifierMixin, BaseEstimator):
     converged_ : bool
     trace_ : Trace of EntropyStep
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslviz.entropy_reg import EntropyRegularizedLR
+    >>> X = np.array([[0., 0.], [.2, .1], [.1, .3], [3., 3.], [3.2, 2.9], [2.8, 3.1]])
+    >>> y = np.array([0, -1, -1, 1, -1, -1])
+    >>> model = EntropyRegularizedLR().fit(X, y)
+    >>> model.predict(X[[0, 3]]).tolist(), model.predict_proba(X).sum(axis=1).round(6).tolist()
+    ([0, 1], [1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
     """
 
     def __init__(self, C=1.0, entropy_weight=0.0, fit_intercept=False, max_iter=100, tol=1e-5,

@@ -135,6 +135,15 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
     References
     ----------
     Takamura & Okumura, sections 4.1-4.2 and 5, equations 10-11.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslviz.fisher import FisherKernelNB
+    >>> X = np.array([[3, 0, 1], [2, 0, 0], [0, 3, 1], [0, 2, 0], [4, 1, 0], [0, 4, 1]])
+    >>> y = np.array([0, -1, 1, -1, -1, -1])
+    >>> FisherKernelNB(random_state=0).fit(X, y).transform(X).shape
+    (6, 8)
     """
 
     def __init__(self, variant="ul-cat", alpha=1.0, n_clusters=None, annealing=ANNEALING,

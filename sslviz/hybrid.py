@@ -143,6 +143,15 @@ class HybridNB(ClassifierMixin, BaseEstimator):
     converged_ : bool
     trace_ : Trace of HybridStep
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslviz.hybrid import HybridNB
+    >>> X = np.array([[3, 0, 1], [2, 0, 0], [0, 3, 1], [0, 2, 0], [4, 1, 0], [0, 4, 1]])
+    >>> y = np.array([0, -1, 1, -1, -1, -1])
+    >>> HybridNB().fit(X, y).predict(X).tolist()
+    [0, 0, 1, 1, 0, 1]
     """
 
     def __init__(self, alpha=1.0, psi_alpha=None, prior_scale=1.0, normalize=None, max_iter=30,

@@ -254,6 +254,15 @@ class KernelExpansionClassifier(ClassifierMixin, BaseEstimator):
     References
     ----------
     Szummer & Jaakkola (2000), eq. 1-3 (model), section 3 (EM), eq. 4-8 and appendix (MED).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslviz.kernel_expansion import KernelExpansionClassifier
+    >>> X = np.array([[0., 0.], [.2, .1], [.1, .3], [3., 3.], [3.2, 2.9], [2.8, 3.1]])
+    >>> y = np.array([0, -1, -1, 1, -1, -1])
+    >>> KernelExpansionClassifier(sigma=1.0).fit(X, y).predict(X).tolist()
+    [0, 0, 0, 1, 1, 1]
     """
 
     def __init__(self, method="em", *, sigma="rule", n_neighbors=5, balanced=True, gamma=0.1,
@@ -476,6 +485,14 @@ class KernelExpansion(TransformerMixin, BaseEstimator):
 
     Fit on labeled and unlabeled rows together (``y == -1`` or no ``y``), then train any
     classifier on the transformed labeled rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslviz.kernel_expansion import KernelExpansion
+    >>> X = np.array([[0., 0.], [.2, .1], [.1, .3], [3., 3.], [3.2, 2.9], [2.8, 3.1]])
+    >>> KernelExpansion(sigma=1.0).fit(X).transform(X).shape
+    (6, 6)
     """
 
     def __init__(self, sigma="rule", *, n_neighbors=5, normalize=True):

@@ -170,6 +170,16 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     References
     ----------
     Yarowsky (1995); Abney (2004); Wiegand (2009), lecture section "Bootstrapping".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.naive_bayes import MultinomialNB
+    >>> from sslviz.self_training import SelfTraining
+    >>> X = np.array([[3, 0, 1], [2, 0, 0], [0, 3, 1], [0, 2, 0], [4, 1, 0], [0, 4, 1]])
+    >>> y = np.array([0, -1, 1, -1, -1, -1])
+    >>> SelfTraining(MultinomialNB(), threshold=0.6).fit(X, y).predict(X).tolist()
+    [0, 0, 1, 1, 0, 1]
     """
 
     def __init__(self, estimator=None, threshold=0.75, criterion="threshold", k_best=10,
