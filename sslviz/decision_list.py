@@ -191,6 +191,14 @@ class DecisionList(ClassifierMixin, BaseEstimator):
     Features are presence indicators: any non-zero value counts as "present". Dense data whose
     entries are all non-zero gives every instance every feature, and then every instance the same
     rule.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslviz.decision_list import DecisionList
+    >>> X = np.array([[1, 0, 1], [1, 0, 0], [0, 1, 1], [0, 1, 0], [1, 0, 1], [0, 1, 0]])
+    >>> DecisionList().fit(X[:4], [0, 0, 1, 1]).predict(X).tolist()
+    [0, 0, 1, 1, 0, 1]
     """
 
     def __init__(self, alpha=0.1, min_count=1):

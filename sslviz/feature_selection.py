@@ -340,6 +340,14 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     ranking_ : ndarray of int
         The kept columns, best first.
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslviz.feature_selection import FeatureSelector
+    >>> X = np.array([[3, 0, 1], [2, 0, 0], [0, 3, 1], [0, 2, 0], [4, 1, 0], [0, 4, 1]])
+    >>> FeatureSelector("frequency", n_features=2).fit(X).ranking_.tolist()
+    [1, 0]
     """
 
     def __init__(self, method="frequency", n_features=None, stop_words=None, vocabulary=None):

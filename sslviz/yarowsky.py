@@ -159,6 +159,14 @@ class Yarowsky(ClassifierMixin, BaseEstimator):
     -----
     Instances labeled in ``y`` (anything but ``-1``) and instances labeled by the seeds are the
     *given* labels: they stay fixed in both modes; a label in ``y`` wins over a seed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sslviz.yarowsky import Yarowsky
+    >>> X = np.array([[1, 0, 1], [1, 0, 0], [0, 1, 1], [0, 1, 0], [1, 0, 1], [0, 1, 0]])
+    >>> Yarowsky().fit(X, np.array([0, -1, 1, -1, -1, -1])).predict(X).tolist()
+    [0, 0, 1, 1, 0, 1]
     """
 
     def __init__(self, seeds=None, *, threshold=0.95, mode="keep", max_iter=20, alpha=0.1,
