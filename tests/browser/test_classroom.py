@@ -32,7 +32,10 @@ RUN_STATE_JS = """() => {
     const notebooks = document.querySelectorAll('.jp-NotebookPanel');
     if (notebooks.length !== 1) { return {cells: 0, done: 0, busy: 0, errors: [],
                                           panels: notebooks.length}; }
-    const prompts = [...notebooks[0].querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
+    // a folded cell (a worked solution: its input collapsed) shows no execution count
+    const shown = [...notebooks[0].querySelectorAll('.jp-CodeCell')]
+        .filter(c => !c.querySelector('.jp-InputPlaceholder'));
+    const prompts = shown.map(c => c.querySelector('.jp-InputPrompt')).filter(p => p);
     const outputs = [...notebooks[0].querySelectorAll('.jp-OutputArea-output')];
     return {
         cells: prompts.length,
@@ -56,6 +59,9 @@ def run_all_cells(page):
         if state["errors"] and not state["busy"]:
             return state
         if state["cells"] and state["done"] == state["cells"] and not state["busy"]:
+            # folded cells (solutions) run last, unseen: the kernel's status says when they end
+            page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(
+                timeout=max(1, deadline - time.monotonic()) * 1000)
             return state
         time.sleep(0.5)
     pytest.fail(f"cells still running after {RUN_TIMEOUT_MS // 1000} s: {state}")
