@@ -41,7 +41,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from .decision_list import DecisionList, presence_matrix
+from .decision_list import DecisionList, presence_matrix, top_rules
 from .splits import UNLABELED
 from .trace import Trace, freeze_array
 from .validation import (
@@ -414,6 +414,13 @@ def decision_list_at(model, iteration=None):
     step = model.trace_.iteration(len(model.trace_) - 1 if iteration is None else iteration)
     return DecisionList.from_counts(model.classes_, step.feature_count, step.class_count,
                                     alpha=model.alpha, min_count=model.min_count)
+
+
+def strongest_rules(model, feature_names, iteration, k):
+    """``(rules, n_rules)``: the ``k`` strongest rules (:func:`sslviz.decision_list.top_rules`) of
+    the decision list ``model`` trained at ``iteration``, and how many rules that list has."""
+    decision_list = decision_list_at(model, iteration)
+    return top_rules(decision_list, feature_names, k=k), len(decision_list.rule_feature_)
 
 
 def accuracy_by_iteration(model, X, y):

@@ -7,8 +7,7 @@ import numpy as np
 from matplotlib.colors import to_rgba
 from matplotlib.lines import Line2D
 
-from ..decision_list import top_rules
-from ..yarowsky import decision_list_at, wrong_labels
+from ..yarowsky import wrong_labels
 from .common import (
     BLACK,
     BLUE,
@@ -185,12 +184,10 @@ def update_rule_table(artists, title, rules):
     return artists
 
 
-def update_decision_list(artists, model, feature_names, iteration):
-    """Show in the table the strongest rules of the list ``model`` trained at ``iteration``."""
-    decision_list = decision_list_at(model, iteration)
-    rules = top_rules(decision_list, feature_names, k=len(artists["rows"]))
-    title = (f"decision list trained on these labels: top {len(rules)} of "
-             f"{len(decision_list.rule_feature_)} rules")
+def update_decision_list(artists, rules, n_rules):
+    """Show ``rules`` (the strongest of a list of ``n_rules``, from
+    :func:`sslviz.yarowsky.strongest_rules`) in the table."""
+    title = f"decision list trained on these labels: top {len(rules)} of {n_rules} rules"
     return update_rule_table(artists, title, rules)
 
 

@@ -20,7 +20,7 @@ from ..plots.yarowsky import (
     update_iteration_map,
     update_run_markers,
 )
-from ..yarowsky import MODES
+from ..yarowsky import MODES, strongest_rules
 from .base import Explorer, iteration_control, new_figure, set_last_iteration
 
 THRESHOLDS = (0.8, 0.9, 0.95, 0.98, 0.99)
@@ -73,7 +73,8 @@ def yarowsky_explorer(runs=None, *, word="line", seed_set=None, threshold=0.95, 
         current = min(values["iteration"], iteration.max)
         update_iteration_map(axes["map"], state["map"], run.model, task.y[task.pool], current,
                              detailed=True)
-        update_decision_list(state["table"], run.model, task.feature_names, current)
+        update_decision_list(state["table"], *strongest_rules(
+            run.model, task.feature_names, current, k=len(state["table"]["rows"])))
         update_run_markers(state["curves"], current)
 
     def prepare(values):
