@@ -60,10 +60,9 @@ _NO_AUTOMATIC_LAYOUT = {"figure.autolayout": False, "figure.constrained_layout.u
 DRAW_AHEAD = 6
 """Frames drawn ahead around the one on screen (three steps each way along a replay slider):
 enough to stay ahead of Play and of a drag, few enough that an idle kernel is soon idle again."""
-PREPARE_AHEAD = 8
+PREPARE_AHEAD = 6
 """Settings prepared ahead along the refit controls: up to three further the way the last change
-went, then one step each way along every refit control, then two... (a neighbour whose
-``prepare`` has nothing to do, e.g. a recorded setting, costs nothing)."""
+went, then one step each way along every control of ``prepare_along``, then two..."""
 DESCRIPTION_PX = 80
 """ipywidgets' label width (``--jp-widgets-inline-label-width``), in CSS pixels."""
 DESCRIPTION_FONT_PX = 13
@@ -93,6 +92,9 @@ class Explorer(widgets.VBox):
         every ``next`` is one small step. After each redraw the explorer calls it for the
         neighbouring values along the refit controls (:mod:`sslviz.widgets.ahead`) and runs the
         steps while the kernel idles. Frames along replay controls need no hook.
+    prepare_along : sequence of str, optional
+        The refit controls ``prepare`` serves, in the order they matter (default: every refit
+        control, in the order of ``controls``); leave out those a class rarely moves.
     prepare_in_background : bool, default=False
         Run ``prepare`` in one background thread instead, whole, for work that cannot be cut
         into steps; share its results with ``update`` through a thread-safe memo
@@ -106,7 +108,7 @@ class Explorer(widgets.VBox):
         Resolution of the on-screen image.
     """
 
-    def __init__(self, name, figure, controls, update, *, prepare=None,
+    def __init__(self, name, figure, controls, update, *, prepare=None, prepare_along=None,
                  prepare_in_background=False, extra_controls=(), main=None, dpi=90):
         global _created
         self.name = name
@@ -129,6 +131,8 @@ class Explorer(widgets.VBox):
         self._replay = replay_controls(self.controls)
         self._ahead = 0  # number of the current chain of frames drawn ahead
         self._prepare = prepare
+        self._prepare_along = (refit_controls(self.controls) if prepare_along is None
+                               else tuple(prepare_along))
         self.ahead = BackgroundWork() if prepare_in_background else IdleWork()
         self.export = export_control(self.figure_on_screen, name, self.params,
                                      description_getter=self.alt_text)
@@ -245,7 +249,7 @@ class Explorer(widgets.VBox):
         """Hand ``prepare`` the neighbouring values along the refit controls (see ``prepare``)."""
         if self._prepare is None:
             return
-        todo = neighbouring_values(self.controls, values, refit_controls(self.controls),
+        todo = neighbouring_values(self.controls, values, self._prepare_along,
                                    previous=previous, limit=PREPARE_AHEAD)
         if isinstance(self.ahead, BackgroundWork):
             self.ahead.start(partial(_exhaust, self._prepare, other) for other in todo)

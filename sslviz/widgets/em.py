@@ -158,8 +158,9 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
         if hasattr(refit, "steps") and setting[1:] != curves_computed_with:
             yield from refit.steps(*setting)
 
+    # λ and α are the sliders moved step by step at one size; sizes replay the curves
     return Explorer("04_em_naive_bayes-learning_curve", figure, controls, update,
-                    prepare=prepare)
+                    prepare=prepare, prepare_along=("unlabeled_weight", "alpha"))
 
 
 def _on_lambda_grid(value):
