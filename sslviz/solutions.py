@@ -44,20 +44,6 @@ def student_version(notebook):
     return copy, removed
 
 
-def _notebook_paths(paths) -> list[Path]:
-    found = []
-    for path in map(Path, paths):
-        if path.is_dir():
-            inside = sorted(path.glob("*.ipynb"))
-            if not inside:
-                raise UsageError(f"{path} holds no .ipynb notebook: give notebooks or a folder "
-                                 "of notebooks")
-            found.extend(inside)
-        else:
-            found.append(path)
-    return found
-
-
 def write_student_versions(paths, out) -> list[str]:
     """Write the student version of each notebook (or folder of notebooks) into ``out``.
 
@@ -67,7 +53,7 @@ def write_student_versions(paths, out) -> list[str]:
     from sslviz.cli import checked_notebooks
 
     notebooks = []
-    for path in checked_notebooks(_notebook_paths(paths)):
+    for path in checked_notebooks(paths):  # a folder gives its notebooks
         notebook = nbformat.read(path, as_version=4)
         missing = missing_solutions(notebook)
         if missing:

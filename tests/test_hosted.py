@@ -81,3 +81,16 @@ def test_on_a_hosted_service_the_cell_installs_sslviz_and_fetches_checked_corpor
         (name, "present") for name in LECTURE_DATASETS}
     assert locate("smart_stoplist", data_dir=data).read_bytes() == (
         shared / "SmartStoplist.txt").read_bytes()
+
+
+def test_the_hosted_start_fetches_what_run_py_and_binder_fetch():
+    """run.py cannot import sslviz before installing it, so the list is written three times."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("run_script", ROOT / "run.py")
+    run_script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run_script)
+    assert tuple(run_script.DATASETS) == LECTURE_DATASETS
+    post_build = (ROOT / ".binder" / "postBuild").read_text()
+    fetch = next(line for line in post_build.splitlines() if "datasets fetch" in line)
+    assert tuple(fetch.split("fetch", 1)[1].replace("\\", "").split()) == LECTURE_DATASETS
