@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import PATIENCE_S
 
 from sslviz import bench, cli
 from sslviz.__main__ import main as sslviz_main
@@ -190,7 +191,7 @@ def test_python_dash_m_prints_one_line(tmp_path, module):
             "sslviz.bench": ["explorers", "--steps", "0"], "sslviz.datasets": ["status", "nope"]}
     env = {**os.environ, "SSLVIZ_DATA": str(tmp_path), "PYTHONPATH": str(REPO)}
     result = subprocess.run([sys.executable, "-m", module, *argv[module]], capture_output=True,
-                            text=True, env=env, cwd=tmp_path, timeout=120)
+                            text=True, env=env, cwd=tmp_path, timeout=PATIENCE_S)
     assert result.returncode == 2, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
 

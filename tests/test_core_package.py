@@ -15,6 +15,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from helpers import PATIENCE_S
 
 tomllib = pytest.importorskip("tomllib")  # Python 3.11+
 
@@ -37,7 +38,7 @@ BLOCKER = textwrap.dedent(f"""
 
 def run_without_classroom(code):
     return subprocess.run([sys.executable, "-c", BLOCKER + textwrap.dedent(code)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+                          capture_output=True, text=True, cwd=ROOT, timeout=2 * PATIENCE_S)
 
 
 def test_core_dependencies_leave_the_classroom_to_extras():

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import PATIENCE_S
 
 from sslviz.datasets import (
     REGISTRY,
@@ -505,7 +506,7 @@ def test_python_dash_m_runs_the_cli(tmp_path):
     env = {**os.environ, "SSLVIZ_DATA": str(tmp_path), "PYTHONPATH": str(REPO)}
     result = subprocess.run(
         [sys.executable, "-m", "sslviz.datasets", "status", "smart_stoplist"],
-        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=PATIENCE_S,
     )
     assert result.returncode == 1
     assert "missing" in result.stdout

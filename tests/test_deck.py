@@ -8,6 +8,7 @@ import sys
 
 import nbformat
 import pytest
+from helpers import PATIENCE_S
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from sslviz.deck import NotebookFailed, export_figures
@@ -140,7 +141,7 @@ def test_a_notebook_that_needs_a_missing_corpus_is_one_line_and_exit_2(tmp_path)
     empty.mkdir()
     env = {**__import__("os").environ, "SSLVIZ_DATA": str(empty)}
     result = subprocess.run([sys.executable, "-m", "sslviz", "execute", str(path)],
-                            capture_output=True, text=True, env=env, timeout=300)
+                            capture_output=True, text=True, env=env, timeout=PATIENCE_S)
     assert result.returncode == 2, result.stderr
     lines = [line for line in result.stderr.splitlines() if "WARNING" not in line]
     assert len(lines) == 1 and "lecture.ipynb" in lines[0] and "senseval" in lines[0]

@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from helpers import PATIENCE_S
 from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.metrics import hinge_loss, make_scorer
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
@@ -473,7 +474,7 @@ def test_command_line_runs_as_a_module():
     import sys
 
     done = subprocess.run([sys.executable, "-m", "sslviz.experiments", "fisher-figure",
-                           "--splits", "5"], capture_output=True, text=True, timeout=120)
+                           "--splits", "5"], capture_output=True, text=True, timeout=PATIENCE_S)
     assert done.returncode == 2
     assert done.stderr == ("python -m sslviz.experiments fisher: error: --splits must lie in 0..4, "
                            "got [5]\n")

@@ -17,6 +17,7 @@ import venv
 from pathlib import Path
 
 import pytest
+from helpers import PATIENCE_S
 
 from sslviz.datasets import locate, status
 from sslviz.hosted import LECTURE_DATASETS, SETUP_CELL
@@ -44,7 +45,7 @@ def run_cell(python, cwd, **environ):
                         "BINDER_REQUEST", "COLAB_RELEASE_TAG")}
     env.update(environ)
     return subprocess.run([python, "-c", SETUP_CELL + "\nimport sslviz; print(sslviz.__file__)"],
-                          capture_output=True, text=True, cwd=cwd, env=env, timeout=1200)
+                          capture_output=True, text=True, cwd=cwd, env=env, timeout=2 * PATIENCE_S)
 
 
 def test_without_sslviz_and_not_hosted_the_cell_says_how_to_start(bare_python, tmp_path):

@@ -1,5 +1,6 @@
 """The test suite's own rules, checked on its source: one place for scikit-learn's estimator
-checks, one place that isolates the result cache, no test module importing another."""
+checks, one place that isolates the result cache, no test module importing another, and no
+functional timeout written as a number (each is a multiple of ``helpers.PATIENCE_S``)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ CACHE_LOCATION_TESTS = {
 #: Files rewritten on another branch (issue 21); remove the entry once the merge removed it.
 # setenv("SSLVIZ_CACHE", ...), {"SSLVIZ_CACHE": ...} or environ["SSLVIZ_CACHE"] = ...
 SETS_CACHE = re.compile(r"""["']SSLVIZ_CACHE["']\s*(,|:|\]\s*=)""")
+# timeout=120, timeout=30_000, --nbval-cell-timeout=1800: a wait that a busy machine can outlast
+LITERAL_TIMEOUT = re.compile(r"timeout=[\d_.]+\b(?![ \t]*\*)")
+GRACE_PERIOD = "# a grace period"  # a pause before a harder stop, never a test's failure
 IMPORTS_A_TEST_MODULE = re.compile(r"^\s*(from|import) (tests\.)?test_\w+")
 
 
@@ -61,6 +65,14 @@ def test_no_test_module_imports_another(path):
                          "tests/synthetic.py or tests/fake_data.py")
 
 
+@pytest.mark.parametrize("path", SOURCES, ids=relative)
+def test_every_functional_timeout_is_a_multiple_of_the_patience(path):
+    found = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
+             if LITERAL_TIMEOUT.search(line) and GRACE_PERIOD not in line]
+    assert not found, (f"{relative(path)}: {found}; use helpers.PATIENCE_S (far above the "
+                       "work's idle time, so a busy machine slows the suite and never fails it)")
+
+
 def test_the_rules_catch_what_they_forbid():
     assert SETS_CACHE.search('monkeypatch.setenv("SSLVIZ_CACHE", str(tmp_path))')
     assert SETS_CACHE.search('env = {"SSLVIZ_CACHE": "x"}')
@@ -68,3 +80,7 @@ def test_the_rules_catch_what_they_forbid():
     assert not SETS_CACHE.search("a private result cache (SSLVIZ_CACHE) for each test")
     assert IMPORTS_A_TEST_MODULE.match("    from test_em_widgets import make_corpus")
     assert not IMPORTS_A_TEST_MODULE.match("from synthetic import topic_corpus")
+    assert LITERAL_TIMEOUT.search("page.wait_for(timeout=30_000)")
+    assert LITERAL_TIMEOUT.search('"--nbval-cell-timeout=1800"')
+    assert not LITERAL_TIMEOUT.search("wait_for(timeout=PATIENCE_S * 1000)")
+    assert not LITERAL_TIMEOUT.search("run(command, timeout=2 * PATIENCE_S)")

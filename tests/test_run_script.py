@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import PATIENCE_S
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -258,7 +259,9 @@ def test_test_command_runs_ruff_then_one_pytest(run_script, recorded):
     assert calls[0][3:] == ["check", "."]
     pytest_cmd = calls[1]
     assert pytest_cmd[3:5] == ["tests", "notebooks"]
-    for arg in ("--nbval-lax", "--nbval-current-env", "--nbval-cell-timeout=1800"):
+    # a cell's functional timeout: as patient as the browser's Run All of a whole notebook
+    cell_timeout = f"--nbval-cell-timeout={3 * PATIENCE_S}"
+    for arg in ("--nbval-lax", "--nbval-current-env", cell_timeout):
         assert arg in pytest_cmd
     assert pytest_cmd[pytest_cmd.index("--nbval-sanitize-with") + 1] == "tests/nbval_sanitize.cfg"
     assert pytest_cmd[pytest_cmd.index("-p") + 1] == "no:cacheprovider"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import PATIENCE_S
 
 distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
@@ -84,7 +85,7 @@ def test_a_job_whose_worker_dies_runs_again_on_another(cluster, isolated, tmp_pa
     marker = tmp_path / "died"
     with use_scheduler(cluster) as client:
         results = _run(dies_once, isolated, range(4), marker=str(marker))
-        client.wait_for_workers(2, timeout=120)  # the nanny restarts the dead worker
+        client.wait_for_workers(2, timeout=PATIENCE_S)  # the nanny restarts the dead worker
     assert marker.exists()
     expected = [noisy_square(data=np.arange(3.0), seed=s, calls=str(tmp_path))["value"]
                 for s in range(4)]

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import PATIENCE_S
 
 from .lab import CHROMIUM_ARGS, ENABLE_HINT, find_chromium, start_lab
 
@@ -85,7 +86,7 @@ def page(browser, lab, record_property):
         lab.start_seconds = None
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(PATIENCE_S * 1000 / 5)  # one click or look-up: ms idle
     yield page
     context.close()
     lab.shutdown_kernels()

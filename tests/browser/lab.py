@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+from helpers import PATIENCE_S
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,7 +113,7 @@ class LabServer:
     def api(self, path, method="GET"):
         request = urllib.request.Request(f"{self.url}/api/{path}", method=method,
                                          headers={"Authorization": f"token {self.token}"})
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=PATIENCE_S / 5) as response:
             body = response.read()
         return json.loads(body) if body else None
 
@@ -125,13 +126,13 @@ class LabServer:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
             try:
-                self.process.wait(timeout=15)
+                self.process.wait(timeout=15)  # a grace period: then kill
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
 
 
-def start_lab(notebooks, workdir, environ=None, timeout=90, *, python=None, settings=None):
+def start_lab(notebooks, workdir, environ=None, timeout=PATIENCE_S, *, python=None, settings=None):
     """Start JupyterLab on a stripped copy of ``notebooks``; wait until its API answers.
 
     ``python``: the environment's interpreter that runs JupyterLab and its kernels (default: this

@@ -14,6 +14,7 @@ import threading
 
 import nbformat
 import pytest
+from helpers import PATIENCE_S
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from sslviz import site
@@ -90,7 +91,7 @@ def open_page(browser, url):
     page.on("requestfailed", lambda r: failed.append(r.url))
     page.goto(url)
     page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
-                           timeout=30_000)
+                           timeout=PATIENCE_S * 1000)
     page.evaluate("() => MathJax.startup.promise")
     return page, outside, failed
 

@@ -12,6 +12,7 @@ import os
 import time
 
 import pytest
+from helpers import PATIENCE_S
 
 from .conftest import notebook_names
 from .test_classroom import assert_widgets_rendered, move_main_slider
@@ -41,11 +42,11 @@ def present_until_explorer(page, artifacts):
     for _ in range(MAX_STEPS):
         page.keyboard.press("Shift+Enter")
         page.wait_for_timeout(200)
-        page.wait_for_function(IDLE_JS, timeout=120_000)
+        page.wait_for_function(IDLE_JS, timeout=PATIENCE_S * 1000)
         if rendered.count():
             page.evaluate(SHOW_SLIDE_OF_FIRST_EXPLORER_JS)
             current = page.locator(".reveal .slides section.present .sslviz-explorer").first
-            current.wait_for(timeout=10_000)
+            current.wait_for(timeout=PATIENCE_S * 1000 / 5)
             return current
     page.screenshot(path=artifacts / "slideshow-failed.png")
     pytest.fail(f"no explorer on any of the first {MAX_STEPS} steps of the slideshow "
@@ -62,9 +63,10 @@ def test_first_notebook_as_slideshow(page, lab, artifacts, record_property):
     name = deck_name()
     page.goto(lab.page(f"rise/{name}"))
     page.locator(".reveal .slides").wait_for()
-    page.get_by_text("Kernel status: Idle").first.wait_for(state="attached", timeout=120_000)
+    page.get_by_text("Kernel status: Idle").first.wait_for(state="attached",
+                                                           timeout=PATIENCE_S * 1000)
     explorer = present_until_explorer(page, artifacts)
-    explorer.locator("img.sslviz-figure").wait_for(timeout=120_000)
+    explorer.locator("img.sslviz-figure").wait_for(timeout=PATIENCE_S * 1000)
     assert_widgets_rendered(page)
     assert explorer.locator("img.sslviz-figure").evaluate("img => img.naturalWidth") > 100
     before = page.evaluate("() => location.hash")
