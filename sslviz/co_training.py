@@ -35,7 +35,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.naive_bayes import MultinomialNB
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, get_tags
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .trace import Trace, freeze_array
@@ -129,7 +129,7 @@ class CoTraining(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Co-train on ``X`` (both views side by side) with ``y == -1`` marking unlabeled rows."""
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=None)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype="numeric")
         self._split = self._check_params(X.shape[1])
         y, labeled = semi_supervised_target(y)
         self.classes_ = resolve_classes(np.asarray(y)[labeled], min_classes=2)
@@ -213,7 +213,7 @@ class CoTraining(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         """The views' class probabilities multiplied and renormalised (Blum & Mitchell)."""
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=None, reset=False)
+        X = validate_data(self, X, accept_sparse="csr", dtype="numeric", reset=False)
         product = np.ones((X.shape[0], len(self.classes_)))
         for estimator, view in zip(self.estimators_, self._views(X), strict=True):
             product *= estimator.predict_proba(view)
@@ -223,7 +223,18 @@ class CoTraining(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """The class of largest combined probability."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)  # first: it raises NotFittedError before a fit
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def __sklearn_tags__(self):
+        """The views' classifier's input and score tags (the default Naive Bayes: sparse,
+        non-negative counts, a poor fit of continuous data)."""
+        tags = super().__sklearn_tags__()
+        base = get_tags(MultinomialNB() if self.estimator is None else self.estimator)
+        tags.input_tags.sparse = base.input_tags.sparse
+        tags.input_tags.positive_only = base.input_tags.positive_only
+        tags.classifier_tags.poor_score = base.classifier_tags.poor_score
+        return tags
 
     def predict_view(self, X, view):
         """The prediction of one view's classifier alone (0 or 1; ``mode="co"`` only)."""

@@ -78,10 +78,10 @@ def knn_affinity(X, n_neighbors=10, metric="cosine"):
 def euclidean_neighbours(X, n_neighbors):
     """``(similarities, neighbours)`` by a Gaussian of the Euclidean distance (see
     :func:`knn_affinity`), most similar first."""
-    X = np.asarray(X, dtype=float)
+    X = sp.csr_matrix(X, dtype=float) if sp.issparse(X) else np.asarray(X, dtype=float)
     n_neighbors = check_int("n_neighbors", n_neighbors, minimum=1)
-    if n_neighbors >= len(X):
-        raise ValueError(f"n_neighbors must be < the number of rows ({len(X)}), "
+    if n_neighbors >= X.shape[0]:
+        raise ValueError(f"n_neighbors must be < the number of rows ({X.shape[0]}), "
                          f"got {n_neighbors}")
     distances, neighbours = NearestNeighbors(n_neighbors=n_neighbors + 1).fit(X).kneighbors(X)
     sigma = max(float(np.median(distances[:, -1])), 1e-12)
@@ -372,7 +372,13 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """The class with the largest propagated mass for each row of ``X``."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)  # first: it raises NotFittedError before a fit
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
 
 def step_summary(trace, truth, rows):

@@ -192,6 +192,11 @@ class SpectralGraphTransducer(ClassifierMixin, BaseEstimator):
         self.transduction_ = self.classes_[(self.decision_ > self.threshold_).astype(int)]
         return self
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
     def decision_function(self, X):
         """``z − threshold`` of the fitted rows ``X`` (positive: ``classes_[1]``)."""
         self.predict(X)  # the same check: these must be the fitted rows

@@ -73,21 +73,10 @@ TWO_CLASSES = ("the spectral graph transducer separates two classes; the checks'
                "three or more, so the fit is refused")
 TRANSDUCTIVE = ("transductive: labels only the rows it was fitted on and refuses new rows")
 EMPTY_ROWS = "an all-zero row has no neighbours in the graph and is refused by name"
-# Defects of the package found by these checks (not clashes with semi-supervised labels):
-NO_TAGS = ("PACKAGE DEFECT: the estimator declares no scikit-learn tags (sparse input accepted, "
-           "non-negative input required); add __sklearn_tags__")
-UNFITTED = ("PACKAGE DEFECT: predict before fit raises another error than NotFittedError "
-            "(check_is_fitted missing)")
-COTRAINING_BASE = ("PACKAGE DEFECT (tags): the default MultinomialNB base refuses the checks' "
-                   "negative features, and the estimator does not declare positive-only input")
-
-SPARSE_TAG = {"check_estimator_sparse_tag": NO_TAGS}
 
 
 def _graph_propagation(estimator):
-    return {**SPARSE_TAG, "check_estimator_sparse_array": NO_TAGS,
-            "check_estimator_sparse_matrix": NO_TAGS, "check_classifiers_classes": MINUS_ONE,
-            "check_estimators_unfitted": UNFITTED,
+    return {"check_classifiers_classes": MINUS_ONE,
             "check_methods_subset_invariance": ("the graph's normalisation depends on every row "
                                                 "predicted together (affinities to the batch)")}
 
@@ -103,26 +92,16 @@ def _sgt(estimator):
         "check_supervised_y_2d"], TWO_CLASSES)
     failures["check_fit_idempotent"] = TRANSDUCTIVE
     failures["check_estimators_dtypes"] = EMPTY_ROWS
-    failures.update(dict.fromkeys(["check_estimator_sparse_tag", "check_estimator_sparse_array",
-                                   "check_estimator_sparse_matrix",
-                                   "check_positive_only_tag_during_fit"], NO_TAGS))
+    failures.update(dict.fromkeys(["check_positive_only_tag_during_fit",
+                                   "check_estimator_sparse_tag", "check_estimator_sparse_array",
+                                   "check_estimator_sparse_matrix"], TWO_CLASSES))
     return failures
 
 
 def _co_training(estimator):
-    failures = dict.fromkeys([
-        "check_classifiers_train", "check_estimators_fit_returns_self",
-        "check_estimators_overwrite_params", "check_estimators_pickle",
-        "check_n_features_in_after_fitting", "check_pipeline_consistency",
-        "check_positive_only_tag_during_fit", "check_readonly_memmap_input"], COTRAINING_BASE)
-    failures.update({
-        **SPARSE_TAG, "check_classifiers_classes": MINUS_ONE,
-        "check_estimators_unfitted": UNFITTED,
-        "check_non_transformer_estimators_n_iter": N_ITER_ZERO,
-        "check_fit2d_1feature": "two views need at least two columns; one column is refused",
-        "check_dtype_object": ("PACKAGE DEFECT: object features reach the view split unconverted "
-                               "and fail with a TypeError instead of a clear ValueError")})
-    return failures
+    return {"check_classifiers_classes": MINUS_ONE,
+            "check_non_transformer_estimators_n_iter": N_ITER_ZERO,
+            "check_fit2d_1feature": "two views need at least two columns; one column is refused"}
 
 
 def _yarowsky(estimator):
