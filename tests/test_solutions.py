@@ -15,7 +15,7 @@ from sslviz.solutions import exercise_indices, missing_solutions, student_versio
 
 ROOT = Path(__file__).resolve().parents[1]
 LECTURES = sorted((ROOT / "notebooks").glob("*.ipynb"))
-DONE = {"01", "02", "03", "04", "10", "11"}  # lectures whose exercises are in; the others are being added
+DONE = {"01", "02", "03", "04", "10", "11"}  # lectures whose exercises are in; others coming
 
 
 def solution(cell):
