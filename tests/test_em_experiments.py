@@ -217,3 +217,32 @@ def test_choose_unlabeled_weight_cross_validates_on_labeled_rows():
     one_each = np.where(np.arange(len(Y)) < 3, Y, -1)
     with pytest.raises(ValueError, match="at least 2 labeled rows in every class"):
         choose_unlabeled_weight(SemiSupervisedNB(), X, one_each, grid)
+
+
+def _int_counts_with_unsorted_indices(X):
+    """``X`` as an int64 CSR matrix holding the same counts, each row's entries in reverse order
+    (as a corpus slice may hand them to a fit)."""
+    X = sp.csr_matrix(X)
+    X.sort_indices()
+    data, indices = X.data.astype(np.int64), X.indices.copy()
+    for start, stop in zip(X.indptr[:-1], X.indptr[1:], strict=True):
+        data[start:stop], indices[start:stop] = data[start:stop][::-1], indices[start:stop][::-1]
+    return sp.csr_matrix((data, indices, X.indptr.copy()), shape=X.shape)
+
+
+def test_split_accuracies_on_int_counts_with_unsorted_indices_equal_separate_fits():
+    X_int = _int_counts_with_unsorted_indices(X)
+    assert not X_int.has_sorted_indices and X_int.dtype == np.int64
+    params = dict(test_rows=TEST_ROWS, n_unlabeled=120, alpha=0.2, unlabeled_weight=0.5,
+                  max_iter=6)
+    result = split_accuracies(X_int, Y, 9, 2, **params)
+    assert result == split_accuracies(X, Y, 9, 2, **params)
+    # NB (max_iter=0) and EM fitted separately, as two models, on the float counts
+    split = split_labeled(Y, 9, n_unlabeled=120, test_rows=TEST_ROWS, random_state=2)
+    X_train, y_train = X[split.train], split.semi_supervised_targets(Y)
+    for model, accuracy in ((SemiSupervisedNB(alpha=0.2, unlabeled_weight=0.5, max_iter=0),
+                             result.nb_accuracy),
+                            (SemiSupervisedNB(alpha=0.2, unlabeled_weight=0.5, max_iter=6),
+                             result.em_accuracy)):
+        guess = model.fit(X_train, y_train).predict(X[TEST_ROWS])
+        assert accuracy == np.mean(guess == Y[TEST_ROWS])

@@ -146,3 +146,33 @@ def test_a_failed_map_raises_where_it_is_asked_for_and_can_be_retried(corpus, mo
     assert runs.map("w").shape == (len(runs.task("w").pool), 2)
     with pytest.raises(ValueError, match="no seeds for 'x'"):
         runs.map("x")
+
+
+def _assert_same_task(task, expected):
+    assert (task.word, task.senses) == (expected.word, expected.senses)
+    assert (task.X != expected.X).nnz == 0 and task.X.shape == expected.X.shape
+    assert task.X.dtype == expected.X.dtype
+    for name in ("y", "feature_names", "pool", "test"):
+        np.testing.assert_array_equal(getattr(task, name), getattr(expected, name))
+    assert task.contexts == expected.contexts
+
+
+def test_a_sense_task_is_kept_on_disk_and_read_back_unchanged(corpus, cache_folder, monkeypatch):
+    built = []
+
+    def fake_senseval(word, senses, data_dir=None):
+        built.append(word)
+        return corpus
+
+    monkeypatch.setattr(module, "load_senseval", fake_senseval)
+    monkeypatch.setattr(module, "locate", lambda name, data_dir=None: "senseval.zip")
+    monkeypatch.setattr(module, "file_sha256", lambda path: "0" * 64)
+    expected = sense_task(corpus, window=10, stop_words=(), test_size=0.25, random_state=0)
+    first = module.load_sense_task("w", ("a", "b"), stop_words=None)
+    _assert_same_task(first, expected)  # what sense_task makes of the loaded corpus
+    again = module.load_sense_task("w", ("a", "b"), stop_words=None)  # a new kernel: from disk
+    assert built == ["w"] and len(list((cache_folder / "sense_tasks").glob("*.npz"))) == 1
+    _assert_same_task(again, expected)
+    module.load_sense_task("w", ("a", "b"), stop_words=None, random_state=1)  # another split
+    module.load_sense_task("w", ("a", "b"), stop_words=None, use_cache=False)  # rebuilt
+    assert built == ["w", "w", "w"]

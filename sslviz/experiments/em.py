@@ -90,14 +90,24 @@ def split_accuracies(X, y, n_labeled, seed, *, test_rows, n_unlabeled, alpha=1.0
     (:func:`chosen_alpha`, cross-validation seeded by ``seed``)."""
     split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, test_rows=test_rows,
                           random_state=seed)
-    X_train, y_train = X[split.train], split.semi_supervised_targets(y)
+    X_train, y_train = _float_counts(X[split.train]), split.semi_supervised_targets(y)
     alpha = chosen_alpha(X_train, y_train, alpha, grid=alpha_grid, random_state=seed)
-    params = {**em_params, "alpha": alpha, "record": "summary"}
-    nb = SemiSupervisedNB(**{**params, "max_iter": 0}).fit(X_train, y_train)
-    em = SemiSupervisedNB(**params).fit(X_train, y_train)
-    X_test, y_test = X[split.test], y[split.test]
-    return SplitAccuracies(float(np.mean(nb.predict(X_test) == y_test)),
-                           float(np.mean(em.predict(X_test) == y_test)), int(em.n_iter_), alpha)
+    X_test, y_test = _float_counts(X[split.test]), y[split.test]
+    em = SemiSupervisedNB(**{**em_params, "alpha": alpha, "record": "summary"})
+    nb_guess, em_guess = _nb_and_em_predictions(em, X_train, y_train, X_test)
+    return SplitAccuracies(float(np.mean(nb_guess == y_test)),
+                           float(np.mean(em_guess == y_test)), int(em.n_iter_), alpha)
+
+
+def _nb_and_em_predictions(em, X_train, y_train, X_test):
+    """Fit ``em`` and predict ``X_test`` with its iteration 0 (the supervised Naive Bayes, the
+    model ``max_iter=0`` gives) and with its last iteration: one fit serves both models."""
+    fitting = em.iter_fit(X_train, y_train)
+    next(fitting)  # iteration 0: the fitted attributes are those of Naive Bayes
+    nb_guess = em.predict(X_test)
+    for _ in fitting:
+        pass
+    return nb_guess, em.predict(X_test)
 
 
 def split_result(X, y, n_labeled, seed, **kwargs):
@@ -443,17 +453,16 @@ def smoothing_job(X, y, seed, *, n_labeled, per_class, test_rows, n_unlabeled, a
                           test_rows=None if test_rows is None else np.asarray(test_rows),
                           random_state=seed)
     test = split.test if len(split.test) else np.setdiff1d(np.arange(len(y)), split.train)
-    X_train, y_train = X[split.train], split.semi_supervised_targets(y)
+    X_train, y_train = _float_counts(X[split.train]), split.semi_supervised_targets(y)
+    X_test = _float_counts(X[test])
     choice = choose_alpha(X_train, y_train, grid=alpha_grid, random_state=seed)
     classes = np.unique(y)
     tokens = smoothing_mass(X_train, y_train, choice.value).tokens  # every class is labeled
     predicted = np.zeros((2, len(alphas), len(classes)), dtype=np.int64)
     accuracy = np.zeros((2, len(alphas)))
-    params = {**em_params, "record": "summary"}
     for i, alpha in enumerate(alphas):
-        for m, max_iter in enumerate((0, params.get("max_iter", 10))):
-            model = SemiSupervisedNB(**{**params, "alpha": alpha, "max_iter": max_iter})
-            guess = model.fit(X_train, y_train).predict(X[test])
+        em = SemiSupervisedNB(**{**em_params, "alpha": alpha, "record": "summary"})
+        for m, guess in enumerate(_nb_and_em_predictions(em, X_train, y_train, X_test)):
             accuracy[m, i] = np.mean(guess == y[test])
             predicted[m, i] = np.bincount(np.searchsorted(classes, guess),
                                           minlength=len(classes))

@@ -27,8 +27,8 @@ from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits
 
 from .._memo import Once
-from ..cache import data_digest
-from ..datasets import load_senseval, load_stoplist
+from ..cache import ResultCache, data_digest
+from ..datasets import file_sha256, load_senseval, load_stoplist, locate
 from ..decision_list import DecisionList, collocation_matrix, presence_matrix
 from ..splits import split_labeled
 from ..yarowsky import Yarowsky, accuracy_by_iteration, label_accuracy
@@ -102,17 +102,52 @@ def sense_task(corpus, senses=None, *, window=10, stop_words=(), test_size=0.25,
                      [corpus.context(int(i)) for i in rows])
 
 
+TASK_CACHE_VERSION = 1  # 1: collocation features and split as made by sense_task
+
+
 def load_sense_task(word, senses, *, window=10, stop_words="sklearn", test_size=0.25,
-                    random_state=0, data_dir=None):
+                    random_state=0, data_dir=None, use_cache=True):
     """Load a Senseval word (:func:`sslviz.datasets.load_senseval`) and make a :class:`SenseTask`.
 
     ``stop_words`` names a stop list of :func:`sslviz.datasets.load_stoplist` (``"sklearn"``,
-    ``"smart"``) or is ``None``.
+    ``"smart"``) or is ``None``. The task is kept in the disk cache (kind ``"sense_tasks"``, keyed
+    by the archive's sha256, every argument and :data:`TASK_CACHE_VERSION`): parsing the XML and
+    building the collocation features takes about a second per word, reading them back a few
+    milliseconds. ``use_cache=False`` builds the task again and replaces its entry.
     """
-    corpus = load_senseval(word, senses, data_dir=data_dir)
-    stop = () if stop_words is None else load_stoplist(stop_words, data_dir=data_dir)
-    return sense_task(corpus, window=window, stop_words=stop, test_size=test_size,
-                      random_state=random_state)
+    key = {"version": TASK_CACHE_VERSION,
+           "sha256": file_sha256(locate("senseval", data_dir=data_dir)), "word": word,
+           "senses": None if senses is None else [str(sense) for sense in senses],
+           "window": window, "stop_words": stop_words, "test_size": test_size,
+           "random_state": random_state}
+
+    def build():
+        corpus = load_senseval(word, senses, data_dir=data_dir)
+        stop = () if stop_words is None else load_stoplist(stop_words, data_dir=data_dir)
+        return _task_arrays(sense_task(corpus, window=window, stop_words=stop,
+                                       test_size=test_size, random_state=random_state))
+
+    return _task_from_arrays(ResultCache("sense_tasks").get_or_compute(key, build,
+                                                                       use_cache=use_cache))
+
+
+def _task_arrays(task):
+    """A :class:`SenseTask` as the plain arrays of a cache entry."""
+    X = sp.csr_matrix(task.X)
+    return {"word": np.str_(task.word), "senses": np.asarray(task.senses, dtype=str),
+            "data": X.data, "indices": X.indices, "indptr": X.indptr,
+            "shape": np.asarray(X.shape), "y": np.asarray(task.y, dtype=str),
+            "feature_names": np.asarray(task.feature_names, dtype=str), "pool": task.pool,
+            "test": task.test, "contexts": np.asarray(task.contexts, dtype=str)}
+
+
+def _task_from_arrays(arrays):
+    """The :class:`SenseTask` stored by :func:`_task_arrays`."""
+    X = sp.csr_matrix((arrays["data"], arrays["indices"], arrays["indptr"]),
+                      shape=tuple(int(n) for n in arrays["shape"]))
+    return SenseTask(str(arrays["word"]), tuple(arrays["senses"].tolist()), X, arrays["y"],
+                     arrays["feature_names"], arrays["pool"], arrays["test"],
+                     arrays["contexts"].tolist())
 
 
 #: Senses and seed collocations for the lecture: word -> {"senses", "glosses", "seeds"}, where
