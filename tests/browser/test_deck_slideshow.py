@@ -6,7 +6,8 @@ button; the deck then shows the slides that the notebook's ``slideshow.slide_typ
 defines (``sslviz.slides``). The test walks the whole deck with the on-screen remote (down into a
 subslide first, else forward to the next slide), as a presenter clicking through the lecture. Each
 explorer must come on screen on some slide, render its figure, and follow its main slider when
-dragged with the mouse (in the deck the arrow keys turn slides), without the deck moving on.
+dragged with the mouse (in the deck the arrow keys turn slides), without the deck moving on. At
+the end, the remote's deck icon leaves the deck.
 
 The deck runs in the widget front end this environment installs (the newest, since the ``[lab]``
 extra pins no upper bound); the versions are recorded with the test's timings.
@@ -97,6 +98,8 @@ def test_every_explorer_is_live_in_the_deck(page, lab, artifacts, record_propert
         slides += 1
         assert slides <= MAX_SLIDES, f"the deck did not end within {MAX_SLIDES} slides"
     page.screenshot(path=folder / "last-slide.png")
+    page.locator(".jp-Deck-Remote .jp-deck-mod-stop").click()  # the deck icon in the remote
+    page.wait_for_function("() => document.body.dataset.jpDeckMode !== 'presenting'")
     missing = sorted(set(range(1, total + 1)) - {index + 1 for index in live})
     assert not missing, (f"explorers {missing} of {total} never came on screen in the deck "
                          f"({slides} slides; see {folder})")
