@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import time
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import pytest
@@ -35,6 +35,16 @@ ACTIVE_CELL_JS = """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-C
 
 def deck_name():
     return os.environ.get("SSLVIZ_SLIDESHOW") or notebook_names()[0]
+
+
+def installed_versions():
+    """The versions of the widget front end and the deck in this environment (JupyterLab's)."""
+    try:
+        return {name: version(name)
+                for name in ("ipywidgets", "jupyterlab_widgets", "jupyterlab-slideshow")}
+    except PackageNotFoundError as missing:
+        pytest.fail(f"{missing.name} is not installed in this environment: `pip install -e .[lab]` "
+                    "(or `python3 run.py test`) installs it")
 
 
 def start_deck(page):
@@ -73,6 +83,7 @@ def check_explorer_on_slide(page, explorer, path):
 @pytest.mark.notebook(deck_name())  # runs on the worker that runs this notebook (tests/conftest.py)
 def test_every_explorer_is_live_in_the_deck(page, lab, artifacts, record_property):
     start = time.perf_counter()
+    versions = installed_versions()
     name = deck_name()
     page.goto(lab.page(f"lab/workspaces/deck-{Path(name).stem}/tree/{name}", "reset"))
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=120_000)
@@ -103,7 +114,5 @@ def test_every_explorer_is_live_in_the_deck(page, lab, artifacts, record_propert
     missing = sorted(set(range(1, total + 1)) - {index + 1 for index in live})
     assert not missing, (f"explorers {missing} of {total} never came on screen in the deck "
                          f"({slides} slides; see {folder})")
-    record_property(f"browser: deck of {name} (ipywidgets {version('ipywidgets')}, "
-                    f"jupyterlab_widgets {version('jupyterlab_widgets')}, "
-                    f"jupyterlab-slideshow {version('jupyterlab-slideshow')})",
-                    time.perf_counter() - start)
+    shown = ", ".join(f"{package} {number}" for package, number in versions.items())
+    record_property(f"browser: deck of {name} ({shown})", time.perf_counter() - start)
