@@ -5,8 +5,8 @@ all cells, and check that no cell failed, every widget rendered and no static fi
 its text form (``<Figure size 700x420 with 1 Axes>``: a figure nothing displays). Then, for each
 explorer: its controls and figure are on screen; moving its main slider one step with the
 keyboard changes the figure and the caption shows the new value; its export button writes PNG,
-SVG and PDF files named after the parameters in the caption. One notebook is also presented as a
-RISE slideshow, and the slide with its first explorer is checked the same way.
+SVG and PDF files named after the parameters in the caption. One notebook is also presented as
+slides, where every explorer must be live too (``test_deck_slideshow.py``).
 """
 
 from __future__ import annotations
@@ -127,8 +127,8 @@ def move_main_slider(page, explorer, *, with_mouse=False):
     """Move the explorer's main slider one step; check that caption and figure follow.
 
     By default the step is an ArrowRight key press on the focused handle; ``with_mouse`` drags
-    the handle a quarter of the track to the right instead (in a RISE slideshow the arrow keys
-    belong to reveal.js).
+    the handle a quarter of the track to the right instead (in a slide deck the arrow keys turn
+    the slides).
     """
     main, caption = explorer.locator(".sslviz-main"), explorer.locator(".sslviz-caption")
     figure = explorer.locator("img.sslviz-figure")
