@@ -8,6 +8,7 @@ import scipy.sparse as sp
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import MultinomialNB
 from synthetic import topic_corpus
+from threadpoolctl import threadpool_info, threadpool_limits
 
 import sslviz.experiments.hybrid as H
 import sslviz.experiments.hybrid_studies as S
@@ -82,6 +83,22 @@ def test_evaluate_split_matches_manual_fits_of_the_supervised_baselines():
     assert np.all(result["hybrid_weights"] >= 0)
     # the test-picked λ is at least as good as the cross-validated one: it saw the test set
     assert result["mer_test_by_weight"].max() >= result["accuracy"][H.METHODS.index("mlr/mer")]
+
+
+def test_a_job_runs_on_one_blas_thread(monkeypatch):
+    seen = []
+
+    def spy(*args, **kwargs):
+        seen.extend(info["num_threads"] for info in threadpool_info()
+                    if info["user_api"] == "blas")
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(H, "choose_alpha", spy)
+    with threadpool_limits(2, user_api="blas"), pytest.raises(RuntimeError, match="stop here"):
+        H.evaluate_split(X, Y, 9, 0, **SETTINGS)
+    assert seen and set(seen) == {1}
+    assert {info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"} \
+        <= {2}  # restored after the job
 
 
 def test_table_is_cached_and_printed_with_the_paper():

@@ -44,12 +44,14 @@ from .hybrid import (
     lr_features,
     mer_text,
     normalization_text,
+    one_blas_thread,
     table_text,
 )
 from .runner import run_jobs
 
 
 # -- MLR/MER on its own: every λ of the grid, one job per (seed, λ) ----------------------------
+@one_blas_thread
 def mer_point(X, y, n_labeled, seed, weight, *, test_rows=None, n_test=None, n_unlabeled):
     """MLR/MER at one λ on one evaluation set: exactly what :func:`evaluate_split` computes for
     that λ (MLR's C by cv, then the :data:`MER_FOLDS`-fold cv log-likelihood that chooses λ, the
@@ -172,6 +174,7 @@ def choose_alpha_by_words(X, y, *, grid=ALPHA_GRID):
                   "leave-one-out likelihood of the words")
 
 
+@one_blas_thread
 def alpha_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled):
     """HybridNB, EM-λ and NB on one evaluation set with α chosen by each leave-one-out
     likelihood: of the labels (``choose_alpha``, the tables') and of the words
