@@ -11,6 +11,7 @@ from synthetic import topic_corpus
 from threadpoolctl import threadpool_info, threadpool_limits
 
 import sslviz.experiments.hybrid as H
+import sslviz.experiments.hybrid_results as R
 import sslviz.experiments.hybrid_studies as S
 from sslviz.tuning import choose_alpha, choose_by_cv, labeled_folds
 
@@ -282,3 +283,46 @@ def test_alpha_study_fits_the_tables_alpha_and_the_words_alpha():
     assert study.alpha[0, 0, 1] == S.choose_alpha_by_words(
         X[split.train], split.semi_supervised_targets(Y)).value
     assert "set 1: α" in S.alpha_study_text(study)
+
+
+def test_results_file_summarises_the_cache_without_computing(tmp_path, monkeypatch):
+    corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    table = H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False)
+    monkeypatch.setattr(H, "evaluate_split", None)  # nothing may be computed from here on
+    path = tmp_path / "results" / "paper.json"
+    summary = R.write_results([corpus], path, seeds=[0, 1, 2])
+    assert R.read_results(path) == summary and R.read_results(tmp_path / "none.json") is None
+    entry = summary["corpora"]["webkb"]
+    assert list(entry["sizes"]) == ["8"] and entry["sizes"]["8"]["seeds"] == [0, 1]
+    # size 8, set 2 and every other paper size are missing
+    assert [8, 2] in entry["missing"] and [16, 0] in entry["missing"]
+    assert len(entry["missing"]) == 3 * len(H.PAPER_SIZES["webkb"]) - 2
+    mean, sd = R.mean_and_sd(entry["sizes"]["8"])
+    np.testing.assert_allclose(mean, table.accuracy[0].mean(axis=0) * 100, atol=1e-3)
+    np.testing.assert_allclose(sd, table.accuracy[0].std(axis=0) * 100, atol=1e-3)
+    text = R.results_text(summary)
+    assert "paper   " in text and "61.6 ( 6.1)" in text and "sizes not run yet: 16, 32" in text
+    seconds = entry["sizes"]["8"]["cpu_seconds"]
+    assert all(s >= 0 for s in seconds)
+    per_job, total, lower_bound = R.projection(summary)
+    # three sets per size; the sizes not run are charged size 8's time: a lower bound
+    assert lower_bound and per_job["webkb"] == {8: pytest.approx(np.mean(seconds))}
+    assert total == pytest.approx(np.mean(seconds) * 3 * len(H.PAPER_SIZES["webkb"]))
+    assert "N=32" in R.projection_text(summary)
+
+
+@pytest.mark.skipif(not R.RESULTS_FILE.exists(), reason="no paper-scale results file")
+def test_committed_results_file_matches_a_recomputation_of_its_smallest_cell():
+    summary = R.read_results()
+    name, entry = min(((n, e) for n, e in summary["corpora"].items() if e["sizes"]),
+                      key=lambda item: min(int(s) for s in item[1]["sizes"]))
+    size = min(entry["sizes"], key=int)
+    cell = entry["sizes"][size]
+    try:
+        corpus = H.load_hybrid_corpus(name)
+    except (FileNotFoundError, OSError) as error:
+        pytest.skip(f"corpus {name} not available: {error}")
+    result = H.evaluate_split(corpus.X, corpus.y, int(size), cell["seeds"][0],
+                              test_rows=corpus.test_rows, n_test=corpus.n_test,
+                              n_unlabeled=corpus.n_unlabeled)
+    np.testing.assert_allclose(cell["accuracy"][0], result["accuracy"] * 100, atol=1e-3)

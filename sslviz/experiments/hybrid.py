@@ -297,21 +297,15 @@ def hybrid_table(corpus, *, sizes, seeds, mer=True, normalization_cv=True, use_c
     ``mer=False`` leaves MLR/MER out (NaN): at lecture scale its cross-validation over the
     λ grid costs more than the other four methods together."""
     sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
-    digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
     for name, flag in (("mer", mer), ("normalization_cv", normalization_cv)):
         if not isinstance(flag, bool | np.bool_):
             raise ValueError(f"{name} must be True or False, got {flag!r}")
     settings = {"test_rows": corpus.test_rows, "n_test": corpus.n_test,
                 "n_unlabeled": corpus.n_unlabeled, "mer": bool(mer),
                 "normalization_cv": bool(normalization_cv)}
-
-    def key(job):
-        return {"data": digest, "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled,
-                "mer": bool(mer), "normalization_cv": bool(normalization_cv),
-                "version": CACHE_VERSION, **job}
-
     jobs = [{"n_labeled": int(size), "seed": int(seed)} for size in sizes for seed in seeds]
-    results = run_jobs(evaluate_split, jobs, kind="hybrid", key=key,
+    results = run_jobs(evaluate_split, jobs, kind="hybrid",
+                       key=table_key(corpus, mer=mer, normalization_cv=normalization_cv),
                        shared={"X": corpus.X, "y": corpus.y, **settings}, use_cache=use_cache,
                        n_jobs=n_jobs, progress=progress,
                        description=description or f"Table ({corpus.name})")
@@ -319,6 +313,17 @@ def hybrid_table(corpus, *, sizes, seeds, mer=True, normalization_cv=True, use_c
     stacked = {name: np.array([r.get(name, np.nan) for r in results]).reshape(
         len(sizes), len(seeds), *np.shape(results[0].get(name, np.nan))) for name in names}
     return HybridTable(corpus.name, sizes, seeds, stacked)
+
+
+def table_key(corpus, *, mer=True, normalization_cv=True):
+    """The cache key of a job ``{"n_labeled": ..., "seed": ...}`` of :func:`hybrid_table`."""
+    digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
+
+    def key(job):
+        return {"data": digest, "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled,
+                "mer": bool(mer), "normalization_cv": bool(normalization_cv),
+                "version": CACHE_VERSION, **job}
+    return key
 
 
 def table_text(table, *, paper=True):
