@@ -309,19 +309,32 @@ def test_results_file_summarises_the_cache_without_computing(tmp_path, monkeypat
     assert lower_bound and per_job["webkb"] == {8: pytest.approx(np.mean(seconds))}
     assert total == pytest.approx(np.mean(seconds) * 3 * len(H.PAPER_SIZES["webkb"]))
     assert "N=32" in R.projection_text(summary)
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n\n{R.README_BEGIN}\nold\n{R.README_END}\nafter\n", encoding="utf-8")
+    R.update_readme(readme, summary)
+    text = readme.read_text(encoding="utf-8")
+    assert "old" not in text and text.endswith(f"{R.README_END}\nafter\n")
+    row = f"| webkb | 8 | 2 | {mean[0]:.1f} ({sd[0]:.1f}) · *61.6* |"
+    assert row in text and R.results_markdown(summary) in text
+    readme.write_text("# no block\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="has no paper-scale table block"):
+        R.update_readme(readme, summary)
 
 
 @pytest.mark.skipif(not R.RESULTS_FILE.exists(), reason="no paper-scale results file")
-def test_committed_results_file_matches_a_recomputation_of_its_smallest_cell():
+def test_readme_shows_the_committed_results_file():
+    readme = (R.RESULTS_FILE.parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"{R.README_BEGIN}\n{R.results_markdown(R.read_results())}\n{R.README_END}" in readme
+
+
+@pytest.mark.skipif(not R.RESULTS_FILE.exists(), reason="no paper-scale results file")
+def test_committed_results_file_matches_a_recomputation_of_its_smallest_cell(real_data_dir):
     summary = R.read_results()
     name, entry = min(((n, e) for n, e in summary["corpora"].items() if e["sizes"]),
                       key=lambda item: min(int(s) for s in item[1]["sizes"]))
     size = min(entry["sizes"], key=int)
     cell = entry["sizes"][size]
-    try:
-        corpus = H.load_hybrid_corpus(name)
-    except (FileNotFoundError, OSError) as error:
-        pytest.skip(f"corpus {name} not available: {error}")
+    corpus = H.load_hybrid_corpus(name)
     result = H.evaluate_split(corpus.X, corpus.y, int(size), cell["seeds"][0],
                               test_rows=corpus.test_rows, n_test=corpus.n_test,
                               n_unlabeled=corpus.n_unlabeled)

@@ -165,3 +165,36 @@ def load_corpora():
     from .hybrid import load_hybrid_corpus
 
     return [load_hybrid_corpus(name) for name in CORPORA]
+
+
+README_BEGIN = "<!-- hybrid paper-scale table: written by `python -m sslviz.experiments hybrid " \
+    "summary --readme README.md` -->"
+README_END = "<!-- end of the hybrid paper-scale table -->"
+
+
+def results_markdown(summary):
+    """The table of :func:`results_text` as Markdown: ours, then the paper's, per cell."""
+    short = ("hybrid", "EM-λ", "MLR/MER", "NB", "MLR")
+    lines = ["| corpus | labeled | sets | " + " | ".join(short) + " |",
+             "|---|---:|---:|" + "---:|" * len(short)]
+    for name, entry in summary["corpora"].items():
+        for size, cell in entry["sizes"].items():
+            mean, sd = mean_and_sd(cell)
+            paper = PAPER_TABLES[name][int(size)]
+            lines.append(f"| {name} | {size} | {len(cell['seeds'])} | " + " | ".join(
+                f"{m:.1f} ({s:.1f}) · *{pm:.1f}*"
+                for m, s, pm in zip(mean, sd, paper[0], strict=True)) + " |")
+    return "\n".join(lines)
+
+
+def update_readme(path, summary):
+    """Replace the table between :data:`README_BEGIN` and :data:`README_END` in ``path``."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    start, end = text.find(README_BEGIN), text.find(README_END)
+    if start < 0 or end < start:
+        raise ValueError(f"{path} has no paper-scale table block: put the lines "
+                         f"{README_BEGIN!r} and {README_END!r} where the table belongs")
+    block = f"{README_BEGIN}\n{results_markdown(summary)}\n"
+    with atomic_write(path, "w") as file:
+        file.write(text[:start] + block + text[end:])

@@ -52,6 +52,7 @@ from .hybrid_results import (
     load_corpora,
     projection_text,
     results_text,
+    update_readme,
     write_results,
 )
 from .runner import run_jobs
@@ -337,12 +338,14 @@ def main(argv=None):
     parser.add_argument("--seeds", type=cli.seed, nargs="+", default=list(range(PAPER_N_SEEDS)))
     parser.add_argument("--n-jobs", type=cli.n_jobs, default=-1)
     parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument("--readme", metavar="FILE",
+                        help="summary: also rewrite the paper-scale table in this README")
     args = parser.parse_args(argv)
     if any(size < 1 for size in args.sizes or []) or args.n_jobs == 0:
         parser.error("--sizes must be positive and --n-jobs nonzero")
     start = time.perf_counter()
     if args.command == "summary":
-        return _summary(args.seeds)
+        return _summary(args.seeds, args.readme)
     for name in args.corpora:
         corpus = load_hybrid_corpus(name)
         if args.command == "table":
@@ -361,9 +364,12 @@ def main(argv=None):
     return 0
 
 
-def _summary(seeds):
-    """Write the results file from the cache (all corpora) and print it with the projection."""
+def _summary(seeds, readme=None):
+    """Write the results file from the cache (all corpora) and print it with the projection;
+    with ``readme``, rewrite that file's table too."""
     summary = write_results(load_corpora(), seeds=seeds)
+    if readme:
+        update_readme(readme, summary)
     print(results_text(summary), projection_text(summary), f"written: {RESULTS_FILE}",
           sep="\n\n")
     return 0
