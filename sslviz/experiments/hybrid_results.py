@@ -119,25 +119,25 @@ def projection(summary):
     """CPU seconds per job by corpus and size, and the projected time of the whole run.
 
     Returns ``(per_job, total_seconds, lower_bound)``: ``per_job[corpus][size]`` the mean CPU
-    time of the measured jobs; a size not measured yet is charged the largest measured size's
-    time of its corpus (jobs grow with the labeled set), so the total is then a lower bound
-    (``lower_bound`` True).
+    time of the measured jobs. A size not measured is charged the time interpolated linearly
+    between the measured sizes around it; past the largest measured size, that size's time (jobs
+    grow with the labeled set), so the total is then a lower bound (``lower_bound`` True, also
+    when a corpus has no measured job at all).
     """
     per_job, total, lower_bound = {}, 0.0, False
+    n_sets = len(summary["seeds"])
     for name, entry in summary["corpora"].items():
         times = {int(size): float(np.nanmean(cell["cpu_seconds"]))
                  for size, cell in entry["sizes"].items()
                  if np.isfinite(cell["cpu_seconds"]).any()}
         per_job[name] = times
-        n_sets = len(summary["seeds"])
-        for size in PAPER_SIZES[name]:
-            if size in times:
-                total += times[size] * n_sets
-            elif times:
-                total += times[max(times)] * n_sets
-                lower_bound = True
-            else:
-                lower_bound = True
+        if not times:
+            lower_bound = True
+            continue
+        measured = sorted(times)
+        sizes = np.array(PAPER_SIZES[name], dtype=float)
+        total += n_sets * float(np.interp(sizes, measured, [times[s] for s in measured]).sum())
+        lower_bound |= bool(sizes.max() > measured[-1])
     return per_job, total, lower_bound
 
 
@@ -153,8 +153,9 @@ def projection_text(summary, workers=WORKERS):
                                                 for size, t in times.items()) or "none run"))
     n_jobs = sum(len(PAPER_SIZES[name]) for name in summary["corpora"]) * len(summary["seeds"])
     at_least = "at least " if lower_bound else ""
-    lines.append(f"Whole run ({n_jobs} jobs), {at_least}"
-                 f"{total / 3600:.1f} CPU hours; on N single-thread workers:")
+    lines.append(f"Whole run ({n_jobs} jobs; a size not measured is charged the time "
+                 "interpolated between measured sizes, past the largest that size's time): "
+                 f"{at_least}{total / 3600:.1f} CPU hours; on N single-thread workers:")
     lines.append("  " + ", ".join(f"N={n}: {at_least}{max(total / n, longest) / 3600:.1f} h"
                                   for n in workers))
     return "\n".join(lines)
