@@ -345,7 +345,7 @@ def main(argv=None):
         parser.error("--sizes must be positive and --n-jobs nonzero")
     start = time.perf_counter()
     if args.command == "summary":
-        return _summary(args.seeds, args.readme)
+        return _summary(args.readme)
     for name in args.corpora:
         corpus = load_hybrid_corpus(name)
         if args.command == "table":
@@ -360,14 +360,15 @@ def main(argv=None):
             print(perplexity_text(curve), flush=True)
     print(f"wall time {time.perf_counter() - start:.0f} s")
     if args.command == "table" and not args.no_cache:
-        _summary(args.seeds)
+        _summary()
     return 0
 
 
-def _summary(seeds, readme=None):
-    """Write the results file from the cache (all corpora) and print it with the projection;
-    with ``readme``, rewrite that file's table too."""
-    summary = write_results(load_corpora(), seeds=seeds)
+def _summary(readme=None):
+    """Write the results file from the cache (all corpora, the paper's sizes and sets, whatever
+    ``--sizes`` and ``--seeds`` ran) and print it with the projection; with ``readme``, rewrite
+    that file's table too."""
+    summary = write_results(load_corpora())
     if readme:
         update_readme(readme, summary)
     print(results_text(summary), projection_text(summary), f"written: {RESULTS_FILE}",
