@@ -316,6 +316,7 @@ def test_results_file_summarises_the_cache_without_computing(tmp_path, monkeypat
     assert per_job["webkb"] == {8: 20.0, 512: 100.0} and not lower_bound
     expected = np.interp(H.PAPER_SIZES["webkb"], [8, 512], [20.0, 100.0]).sum() * 2
     assert total == pytest.approx(expected)
+    assert R.duration(59 * 60) == "59 min" and R.duration(3.5 * 3600) == "3.5 h"
     readme = tmp_path / "README.md"
     readme.write_text(f"# x\n\n{R.README_BEGIN}\nold\n{R.README_END}\nafter\n", encoding="utf-8")
     R.update_readme(readme, summary)

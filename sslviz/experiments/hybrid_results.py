@@ -155,10 +155,16 @@ def projection_text(summary, workers=WORKERS):
     at_least = "at least " if lower_bound else ""
     lines.append(f"Whole run ({n_jobs} jobs; a size not measured is charged the time "
                  "interpolated between measured sizes, past the largest that size's time): "
-                 f"{at_least}{total / 3600:.1f} CPU hours; on N single-thread workers:")
-    lines.append("  " + ", ".join(f"N={n}: {at_least}{max(total / n, longest) / 3600:.1f} h"
+                 f"{at_least}{duration(total)} of CPU time; on N single-thread workers:")
+    lines.append("  " + ", ".join(f"N={n}: {at_least}{duration(max(total / n, longest))}"
                                   for n in workers))
     return "\n".join(lines)
+
+
+def duration(seconds):
+    """``"42 min"`` below two hours, else ``"3.5 h"``."""
+    minutes = seconds / 60
+    return f"{minutes:.0f} min" if minutes < 120 else f"{minutes / 60:.1f} h"
 
 
 def load_corpora():
