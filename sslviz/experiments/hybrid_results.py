@@ -191,7 +191,22 @@ def results_markdown(summary):
             lines.append(f"| {name} | {size} | {len(cell['seeds'])} | " + " | ".join(
                 f"{m:.1f} ({s:.1f}) · *{pm:.1f}*"
                 for m, s, pm in zip(mean, sd, paper[0], strict=True)) + " |")
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n\n" + projection_sentence(summary)
+
+
+def projection_sentence(summary):
+    """:func:`projection_text` in one Markdown paragraph."""
+    per_job, total, lower_bound = projection(summary)
+    longest = max((t for times in per_job.values() for t in times.values()), default=0.0)
+    measured = "; ".join(f"{name} " + ", ".join(f"{size} labels {t:.0f} s"
+                                                for size, t in times.items())
+                         for name, times in per_job.items() if times)
+    at_least = "at least " if lower_bound else ""
+    return (f"CPU time per job (one BLAS thread): {measured or 'none measured'}. The whole run "
+            f"({sum(len(PAPER_SIZES[n]) for n in summary['corpora']) * len(summary['seeds'])} "
+            f"jobs, sizes not measured interpolated): {at_least}"
+            + ", ".join(f"{duration(max(total / n, longest))} on {n} worker{'s' * (n > 1)}"
+                        for n in WORKERS) + ".")
 
 
 def update_readme(path, summary):
