@@ -305,8 +305,8 @@ def test_results_file_summarises_the_cache_without_computing(tmp_path, monkeypat
     seconds = entry["sizes"]["8"]["cpu_seconds"]
     assert all(s >= 0 for s in seconds)
     per_job, total, lower_bound = R.projection(summary)
-    # three sets per size; the sizes past 8 are charged size 8's time: a lower bound
-    assert lower_bound and per_job["webkb"] == {8: pytest.approx(np.mean(seconds))}
+    # three sets per size; the sizes past 8 are charged size 8's time
+    assert not lower_bound and per_job["webkb"] == {8: pytest.approx(np.mean(seconds))}
     assert total == pytest.approx(np.mean(seconds) * 3 * len(H.PAPER_SIZES["webkb"]))
     assert "N=32" in R.projection_text(summary)
     # between two measured sizes the time is interpolated; past the largest, no lower bound
@@ -316,6 +316,8 @@ def test_results_file_summarises_the_cache_without_computing(tmp_path, monkeypat
     assert per_job["webkb"] == {8: 20.0, 512: 100.0} and not lower_bound
     expected = np.interp(H.PAPER_SIZES["webkb"], [8, 512], [20.0, 100.0]).sum() * 2
     assert total == pytest.approx(expected)
+    two["corpora"]["reuters"] = {"sizes": {}}  # nothing measured: adds nothing, a lower bound
+    assert R.projection(two)[1:] == (pytest.approx(expected), True)
     assert R.duration(59 * 60) == "59 min" and R.duration(3.5 * 3600) == "3.5 h"
     readme = tmp_path / "README.md"
     readme.write_text(f"# x\n\n{R.README_BEGIN}\nold\n{R.README_END}\nafter\n", encoding="utf-8")

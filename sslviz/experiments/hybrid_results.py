@@ -120,9 +120,9 @@ def projection(summary):
 
     Returns ``(per_job, total_seconds, lower_bound)``: ``per_job[corpus][size]`` the mean CPU
     time of the measured jobs. A size not measured is charged the time interpolated linearly
-    between the measured sizes around it; past the largest measured size, that size's time (jobs
-    grow with the labeled set), so the total is then a lower bound (``lower_bound`` True, also
-    when a corpus has no measured job at all).
+    between the measured sizes around it, outside them the nearest measured size's time: an
+    estimate. A corpus without any measured job adds nothing: the total is then a lower bound
+    (``lower_bound`` True).
     """
     per_job, total, lower_bound = {}, 0.0, False
     n_sets = len(summary["seeds"])
@@ -137,7 +137,6 @@ def projection(summary):
         measured = sorted(times)
         sizes = np.array(PAPER_SIZES[name], dtype=float)
         total += n_sets * float(np.interp(sizes, measured, [times[s] for s in measured]).sum())
-        lower_bound |= bool(sizes.max() > measured[-1])
     return per_job, total, lower_bound
 
 
@@ -154,7 +153,7 @@ def projection_text(summary, workers=WORKERS):
     n_jobs = sum(len(PAPER_SIZES[name]) for name in summary["corpora"]) * len(summary["seeds"])
     at_least = "at least " if lower_bound else ""
     lines.append(f"Whole run ({n_jobs} jobs; a size not measured is charged the time "
-                 "interpolated between measured sizes, past the largest that size's time): "
+                 "interpolated between measured sizes, outside them the nearest one's): "
                  f"{at_least}{duration(total)} of CPU time; on N single-thread workers:")
     lines.append("  " + ", ".join(f"N={n}: {at_least}{duration(max(total / n, longest))}"
                                   for n in workers))
@@ -204,7 +203,7 @@ def projection_sentence(summary):
     at_least = "at least " if lower_bound else ""
     return (f"CPU time per job (one BLAS thread): {measured or 'none measured'}. The whole run "
             f"({sum(len(PAPER_SIZES[n]) for n in summary['corpora']) * len(summary['seeds'])} "
-            f"jobs, sizes not measured interpolated): {at_least}"
+            f"jobs, sizes not measured interpolated from the nearest measured): {at_least}"
             + ", ".join(f"{duration(max(total / n, longest))} on {n} worker{'s' * (n > 1)}"
                         for n in WORKERS) + ".")
 
