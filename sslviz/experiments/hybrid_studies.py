@@ -322,7 +322,7 @@ def perplexity_curve(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progr
 # -- the paper-scale command ---------------------------------------------------------------------
 @cli.command
 def main(argv=None):
-    """``python -m sslviz.experiments.hybrid table | perplexity | summary [options]`` (paper
+    """``python -m sslviz.experiments hybrid table | perplexity | summary [options]`` (paper
     scale)."""
     parser = cli.Parser(
         prog="python -m sslviz.experiments hybrid",
