@@ -127,3 +127,17 @@ def test_labels_of_one_class_are_refused():
         EntropyRegularizedLR().fit(X, np.full(X.shape[0], -1))
     with pytest.raises(ValueError, match="needs at least 2"):
         EntropyRegularizedLR().fit(X, np.where(y_semi == 0, 0, -1))
+
+
+def test_loss_stays_exact_on_scores_that_would_overflow_exp():
+    # scores in the thousands: exp overflows unless each row's largest score is taken out first
+    prob = problem(weight=0.4)
+    params = np.random.default_rng(2).normal(size=3 * 15 + 3) * 800
+    W, b = params[:45].reshape(3, 15), params[45:]
+    log_lab = log_softmax(prob.X_lab.toarray() @ W.T + b, axis=1)
+    log_unl = log_softmax(prob.X_unl.toarray() @ W.T + b, axis=1)
+    expected = (-log_lab[np.arange(len(prob.y_index)), prob.y_index].sum()
+                + 0.4 * -(np.exp(log_unl) * log_unl).sum() + np.sum(W ** 2) / (2 * 2.0))
+    loss, gradient = entropy_regularized_loss(params, prob)
+    assert np.isfinite(gradient).all()
+    assert loss == pytest.approx(expected, rel=1e-12)

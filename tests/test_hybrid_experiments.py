@@ -8,8 +8,10 @@ import scipy.sparse as sp
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import MultinomialNB
 from synthetic import topic_corpus
+from threadpoolctl import threadpool_info, threadpool_limits
 
 import sslviz.experiments.hybrid as H
+import sslviz.experiments.hybrid_results as R
 import sslviz.experiments.hybrid_studies as S
 from sslviz.tuning import choose_alpha, choose_by_cv, labeled_folds
 
@@ -82,6 +84,22 @@ def test_evaluate_split_matches_manual_fits_of_the_supervised_baselines():
     assert np.all(result["hybrid_weights"] >= 0)
     # the test-picked λ is at least as good as the cross-validated one: it saw the test set
     assert result["mer_test_by_weight"].max() >= result["accuracy"][H.METHODS.index("mlr/mer")]
+
+
+def test_a_job_runs_on_one_blas_thread(monkeypatch):
+    seen = []
+
+    def spy(*args, **kwargs):
+        seen.extend(info["num_threads"] for info in threadpool_info()
+                    if info["user_api"] == "blas")
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(H, "choose_alpha", spy)
+    with threadpool_limits(2, user_api="blas"), pytest.raises(RuntimeError, match="stop here"):
+        H.evaluate_split(X, Y, 9, 0, **SETTINGS)
+    assert seen and set(seen) == {1}
+    assert {info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"} \
+        <= {2}  # restored after the job
 
 
 def test_table_is_cached_and_printed_with_the_paper():
@@ -265,3 +283,69 @@ def test_alpha_study_fits_the_tables_alpha_and_the_words_alpha():
     assert study.alpha[0, 0, 1] == S.choose_alpha_by_words(
         X[split.train], split.semi_supervised_targets(Y)).value
     assert "set 1: α" in S.alpha_study_text(study)
+
+
+def test_results_file_summarises_the_cache_without_computing(tmp_path, monkeypatch):
+    corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    table = H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False)
+    monkeypatch.setattr(H, "evaluate_split", None)  # nothing may be computed from here on
+    path = tmp_path / "results" / "paper.json"
+    summary = R.write_results([corpus], path, seeds=[0, 1, 2])
+    assert R.read_results(path) == summary and R.read_results(tmp_path / "none.json") is None
+    entry = summary["corpora"]["webkb"]
+    assert list(entry["sizes"]) == ["8"] and entry["sizes"]["8"]["seeds"] == [0, 1]
+    # size 8, set 2 and every other paper size are missing
+    assert [8, 2] in entry["missing"] and [16, 0] in entry["missing"]
+    assert len(entry["missing"]) == 3 * len(H.PAPER_SIZES["webkb"]) - 2
+    mean, sd = R.mean_and_sd(entry["sizes"]["8"])
+    np.testing.assert_allclose(mean, table.accuracy[0].mean(axis=0) * 100, atol=1e-3)
+    np.testing.assert_allclose(sd, table.accuracy[0].std(axis=0) * 100, atol=1e-3)
+    text = R.results_text(summary)
+    assert "paper   " in text and "61.6 ( 6.1)" in text and "sizes not run yet: 16, 32" in text
+    seconds = entry["sizes"]["8"]["cpu_seconds"]
+    assert all(s >= 0 for s in seconds)
+    per_job, total, lower_bound = R.projection(summary)
+    # three sets per size; the sizes past 8 are charged size 8's time
+    assert not lower_bound and per_job["webkb"] == {8: pytest.approx(np.mean(seconds))}
+    assert total == pytest.approx(np.mean(seconds) * 3 * len(H.PAPER_SIZES["webkb"]))
+    assert "N=32" in R.projection_text(summary)
+    # between two measured sizes the time is interpolated; past the largest, no lower bound
+    two = {"seeds": [0, 1], "corpora": {"webkb": {"sizes": {
+        "8": {"cpu_seconds": [10.0, 30.0]}, "512": {"cpu_seconds": [100.0, float("nan")]}}}}}
+    per_job, total, lower_bound = R.projection(two)
+    assert per_job["webkb"] == {8: 20.0, 512: 100.0} and not lower_bound
+    expected = np.interp(H.PAPER_SIZES["webkb"], [8, 512], [20.0, 100.0]).sum() * 2
+    assert total == pytest.approx(expected)
+    two["corpora"]["reuters"] = {"sizes": {}}  # nothing measured: adds nothing, a lower bound
+    assert R.projection(two)[1:] == (pytest.approx(expected), True)
+    assert R.duration(59 * 60) == "59 min" and R.duration(3.5 * 3600) == "3.5 h"
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n\n{R.README_BEGIN}\nold\n{R.README_END}\nafter\n", encoding="utf-8")
+    R.update_readme(readme, summary)
+    text = readme.read_text(encoding="utf-8")
+    assert "old" not in text and text.endswith(f"{R.README_END}\nafter\n")
+    row = f"| webkb | 8 | 2 | {mean[0]:.1f} ({sd[0]:.1f}) · *61.6* |"
+    assert row in text and R.results_markdown(summary) in text
+    readme.write_text("# no block\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="has no paper-scale table block"):
+        R.update_readme(readme, summary)
+
+
+@pytest.mark.skipif(not R.RESULTS_FILE.exists(), reason="no paper-scale results file")
+def test_readme_shows_the_committed_results_file():
+    readme = (R.RESULTS_FILE.parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"{R.README_BEGIN}\n{R.results_markdown(R.read_results())}\n{R.README_END}" in readme
+
+
+@pytest.mark.skipif(not R.RESULTS_FILE.exists(), reason="no paper-scale results file")
+def test_committed_results_file_matches_a_recomputation_of_its_smallest_cell(real_data_dir):
+    summary = R.read_results()
+    name, entry = min(((n, e) for n, e in summary["corpora"].items() if e["sizes"]),
+                      key=lambda item: min(int(s) for s in item[1]["sizes"]))
+    size = min(entry["sizes"], key=int)
+    cell = entry["sizes"][size]
+    corpus = H.load_hybrid_corpus(name)
+    result = H.evaluate_split(corpus.X, corpus.y, int(size), cell["seeds"][0],
+                              test_rows=corpus.test_rows, n_test=corpus.n_test,
+                              n_unlabeled=corpus.n_unlabeled)
+    np.testing.assert_allclose(cell["accuracy"][0], result["accuracy"] * 100, atol=1e-3)

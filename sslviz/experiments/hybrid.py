@@ -39,6 +39,7 @@ other number is the same computation as at paper scale.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -185,6 +186,13 @@ def labeled_columns(X, y):
     return np.flatnonzero(sp.csr_matrix(X)[labeled_mask(y)].getnnz(axis=0))
 
 
+#: What a job runs under: one BLAS thread. Its dense products are small (n_rows × n_classes)
+#: and L-BFGS's vector updates short; a second thread mostly waits, and on a busy 2-core machine
+#: one job took 6.5 times longer with two. The numbers are the same (to rounding).
+one_blas_thread = threadpool_limits.wrap(limits=1, user_api="blas")
+
+
+@one_blas_thread
 def evaluate_split(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled,
                    mer=True, normalization_cv=True):
     """The five methods (and the normalisation study) on one evaluation set; a dict of arrays.
@@ -200,8 +208,10 @@ def evaluate_split(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unla
     ``mer_test_by_weight`` and ``mer_max_share_by_weight`` (8,) over :data:`MER_WEIGHTS`;
     ``normalize_cv`` (2,) cross-validated log-likelihood of HybridNB without / with length
     normalisation, ``normalize_loo`` (2,) their leave-one-out conditional log-likelihood per
-    labeled document, ``normalize_test`` (2,) their test accuracy (reported, never used).
+    labeled document, ``normalize_test`` (2,) their test accuracy (reported, never used);
+    ``cpu_seconds``: the job's CPU time (a measurement, for projecting runs).
     """
+    start = time.process_time()
     split = evaluation_split(y, n_labeled, seed, test_rows=test_rows, n_test=n_test,
                              n_unlabeled=n_unlabeled)
     X_train, y_train = X[split.train], split.semi_supervised_targets(y)
@@ -256,6 +266,7 @@ def evaluate_split(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unla
         "normalize_cv": np.asarray(normalize_cv, dtype=float),
         "normalize_loo": np.array([h.trace_[-1].loo_log_likelihood / n_lab for h in hybrids]),
         "normalize_test": np.array([accuracy(h) for h in hybrids]),
+        "cpu_seconds": np.float64(time.process_time() - start),
     }
 
 
@@ -286,27 +297,33 @@ def hybrid_table(corpus, *, sizes, seeds, mer=True, normalization_cv=True, use_c
     ``mer=False`` leaves MLR/MER out (NaN): at lecture scale its cross-validation over the
     λ grid costs more than the other four methods together."""
     sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
-    digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
     for name, flag in (("mer", mer), ("normalization_cv", normalization_cv)):
         if not isinstance(flag, bool | np.bool_):
             raise ValueError(f"{name} must be True or False, got {flag!r}")
     settings = {"test_rows": corpus.test_rows, "n_test": corpus.n_test,
                 "n_unlabeled": corpus.n_unlabeled, "mer": bool(mer),
                 "normalization_cv": bool(normalization_cv)}
+    jobs = [{"n_labeled": int(size), "seed": int(seed)} for size in sizes for seed in seeds]
+    results = run_jobs(evaluate_split, jobs, kind="hybrid",
+                       key=table_key(corpus, mer=mer, normalization_cv=normalization_cv),
+                       shared={"X": corpus.X, "y": corpus.y, **settings}, use_cache=use_cache,
+                       n_jobs=n_jobs, progress=progress,
+                       description=description or f"Table ({corpus.name})")
+    names = dict.fromkeys(name for r in results for name in r)  # cpu_seconds: NaN if older
+    stacked = {name: np.array([r.get(name, np.nan) for r in results]).reshape(
+        len(sizes), len(seeds), *np.shape(results[0].get(name, np.nan))) for name in names}
+    return HybridTable(corpus.name, sizes, seeds, stacked)
+
+
+def table_key(corpus, *, mer=True, normalization_cv=True):
+    """The cache key of a job ``{"n_labeled": ..., "seed": ...}`` of :func:`hybrid_table`."""
+    digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
 
     def key(job):
         return {"data": digest, "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled,
                 "mer": bool(mer), "normalization_cv": bool(normalization_cv),
                 "version": CACHE_VERSION, **job}
-
-    jobs = [{"n_labeled": int(size), "seed": int(seed)} for size in sizes for seed in seeds]
-    results = run_jobs(evaluate_split, jobs, kind="hybrid", key=key,
-                       shared={"X": corpus.X, "y": corpus.y, **settings}, use_cache=use_cache,
-                       n_jobs=n_jobs, progress=progress,
-                       description=description or f"Table ({corpus.name})")
-    stacked = {name: np.array([r[name] for r in results]).reshape(
-        len(sizes), len(seeds), *np.shape(results[0][name])) for name in results[0]}
-    return HybridTable(corpus.name, sizes, seeds, stacked)
+    return key
 
 
 def table_text(table, *, paper=True):
@@ -377,9 +394,7 @@ def hybrid_run(corpus, *, n_labeled, seed, normalize=None):
     split = evaluation_split(corpus.y, n_labeled, seed, test_rows=corpus.test_rows,
                              n_test=corpus.n_test, n_unlabeled=corpus.n_unlabeled)
     X_train, y_train = corpus.X[split.train], split.semi_supervised_targets(corpus.y)
-    # small dense products: a second BLAS thread only waits (6x slower on a busy 2-core machine;
-    # the numbers are the same). Parallel jobs get one thread each from joblib already.
-    with threadpool_limits(1):
+    with threadpool_limits(1, user_api="blas"):  # see one_blas_thread
         alpha = choose_alpha(X_train, y_train, random_state=seed).value
         model = HybridNB(alpha=alpha, normalize=normalize).fit(X_train, y_train)
     accuracy = float(np.mean(model.predict(corpus.X[split.test]) == corpus.y[split.test]))

@@ -44,12 +44,22 @@ from .hybrid import (
     lr_features,
     mer_text,
     normalization_text,
+    one_blas_thread,
     table_text,
+)
+from .hybrid_results import (
+    RESULTS_FILE,
+    load_corpora,
+    projection_text,
+    results_text,
+    update_readme,
+    write_results,
 )
 from .runner import run_jobs
 
 
 # -- MLR/MER on its own: every λ of the grid, one job per (seed, λ) ----------------------------
+@one_blas_thread
 def mer_point(X, y, n_labeled, seed, weight, *, test_rows=None, n_test=None, n_unlabeled):
     """MLR/MER at one λ on one evaluation set: exactly what :func:`evaluate_split` computes for
     that λ (MLR's C by cv, then the :data:`MER_FOLDS`-fold cv log-likelihood that chooses λ, the
@@ -172,6 +182,7 @@ def choose_alpha_by_words(X, y, *, grid=ALPHA_GRID):
                   "leave-one-out likelihood of the words")
 
 
+@one_blas_thread
 def alpha_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled):
     """HybridNB, EM-λ and NB on one evaluation set with α chosen by each leave-one-out
     likelihood: of the labels (``choose_alpha``, the tables') and of the words
@@ -311,23 +322,30 @@ def perplexity_curve(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progr
 # -- the paper-scale command ---------------------------------------------------------------------
 @cli.command
 def main(argv=None):
-    """``python -m sslviz.experiments.hybrid table | perplexity [options]`` (paper scale)."""
+    """``python -m sslviz.experiments hybrid table | perplexity | summary [options]`` (paper
+    scale)."""
     parser = cli.Parser(
         prog="python -m sslviz.experiments hybrid",
         description="Tables 1-3 (table) or Figure 2 (perplexity) of Fujino, Ueda & Saito "
         "(2005) at paper scale: all labeled-set sizes, 10 evaluation sets. Cached per job; an "
-        "interrupted run resumes.")
-    parser.add_argument("command", choices=["table", "perplexity"])
+        "interrupted run resumes. 'summary' computes nothing: it writes what the cache holds "
+        f"of the tables to {RESULTS_FILE.relative_to(RESULTS_FILE.parents[2])} (table does "
+        "too, at its end), which the lecture and the README show.")
+    parser.add_argument("command", choices=["table", "perplexity", "summary"])
     parser.add_argument("--corpora", nargs="+", choices=list(CORPORA), default=list(CORPORA))
     parser.add_argument("--sizes", type=int, nargs="+",
                         help="labeled-set sizes (default: the paper's)")
     parser.add_argument("--seeds", type=cli.seed, nargs="+", default=list(range(PAPER_N_SEEDS)))
     parser.add_argument("--n-jobs", type=cli.n_jobs, default=-1)
     parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument("--readme", metavar="FILE",
+                        help="summary: also rewrite the paper-scale table in this README")
     args = parser.parse_args(argv)
     if any(size < 1 for size in args.sizes or []) or args.n_jobs == 0:
         parser.error("--sizes must be positive and --n-jobs nonzero")
     start = time.perf_counter()
+    if args.command == "summary":
+        return _summary(args.readme)
     for name in args.corpora:
         corpus = load_hybrid_corpus(name)
         if args.command == "table":
@@ -341,6 +359,20 @@ def main(argv=None):
                                      n_jobs=args.n_jobs)
             print(perplexity_text(curve), flush=True)
     print(f"wall time {time.perf_counter() - start:.0f} s")
+    if args.command == "table" and not args.no_cache:
+        _summary()
+    return 0
+
+
+def _summary(readme=None):
+    """Write the results file from the cache (all corpora, the paper's sizes and sets, whatever
+    ``--sizes`` and ``--seeds`` ran) and print it with the projection; with ``readme``, rewrite
+    that file's table too."""
+    summary = write_results(load_corpora())
+    if readme:
+        update_readme(readme, summary)
+    print(results_text(summary), projection_text(summary), f"written: {RESULTS_FILE}",
+          sep="\n\n")
     return 0
 
 

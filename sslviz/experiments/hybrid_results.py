@@ -1,0 +1,221 @@
+"""The paper-scale tables as a small results file: what the run has cached, summarised.
+
+``python -m sslviz.experiments hybrid table`` computes Tables 1-3 (paper scale: every size, 10
+evaluation sets, MLR/MER included) into the result cache; ``python -m sslviz.experiments hybrid
+summary`` reads that cache -- it computes nothing -- and writes :data:`RESULTS_FILE`: per corpus
+and size, the evaluation sets that are in, each set's five accuracies and the job's CPU time.
+The lecture and the README read that file, so a reader sees the run without its cache; sizes
+not yet run are listed as missing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .._io import atomic_write
+from ..cache import ResultCache
+from .hybrid import (
+    CACHE_VERSION,
+    CORPORA,
+    METHODS,
+    PAPER_N_SEEDS,
+    PAPER_SIZES,
+    PAPER_TABLES,
+    table_key,
+)
+
+RESULTS_FILE = Path(__file__).resolve().parents[2] / "data" / "results" / "hybrid_paper_scale.json"
+RUN_COMMAND = "python -m sslviz.experiments hybrid table"
+WORKERS = (1, 2, 8, 32)
+
+
+def cached_cells(corpus, *, sizes, seeds):
+    """The paper-scale results the cache holds for ``corpus``, computing nothing.
+
+    Returns ``{(size, seed): result dict}`` for the cached jobs and the list of missing
+    ``(size, seed)``.
+    """
+    cache, key = ResultCache("hybrid"), table_key(corpus)
+    found, missing = {}, []
+    for size in sizes:
+        for seed in seeds:
+            result = cache.load(key({"n_labeled": int(size), "seed": int(seed)}))
+            if result is None:
+                missing.append((int(size), int(seed)))
+            else:
+                found[int(size), int(seed)] = result
+    return found, missing
+
+
+def corpus_summary(corpus, *, sizes=None, seeds=range(PAPER_N_SEEDS)):
+    """One corpus's entry of the results file: every size with at least one cached set."""
+    sizes = PAPER_SIZES[corpus.name] if sizes is None else sizes
+    found, missing = cached_cells(corpus, sizes=sizes, seeds=seeds)
+    by_size = {}
+    for size in sizes:
+        sets = sorted(seed for s, seed in found if s == size)
+        if not sets:
+            continue
+        results = [found[size, seed] for seed in sets]
+        by_size[str(size)] = {
+            "seeds": sets,
+            "accuracy": [[round(float(a) * 100, 4) for a in r["accuracy"]] for r in results],
+            "cpu_seconds": [round(float(r.get("cpu_seconds", np.nan)), 1) for r in results]}
+    return {"n_unlabeled": corpus.n_unlabeled, "n_test": corpus.n_test, "sizes": by_size,
+            "missing": [list(cell) for cell in missing]}
+
+
+def write_results(corpora, path=RESULTS_FILE, *, seeds=range(PAPER_N_SEEDS)):
+    """Summarise the cache for every corpus of ``corpora`` (loaded :class:`HybridCorpus`) into
+    ``path`` (JSON, written atomically); returns the summary."""
+    summary = {"methods": list(METHODS), "cache_version": CACHE_VERSION,
+               "seeds": [int(s) for s in seeds], "command": RUN_COMMAND,
+               "corpora": {c.name: corpus_summary(c, seeds=seeds) for c in corpora}}
+    with atomic_write(path, "w") as file:
+        json.dump(summary, file, indent=1)
+        file.write("\n")
+    return summary
+
+
+def read_results(path=RESULTS_FILE):
+    """The results file as a dict, or ``None`` when the paper-scale run has not been made."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def mean_and_sd(entry):
+    """Mean and standard deviation (%) over the sets of one size's entry, per method."""
+    accuracy = np.array(entry["accuracy"], dtype=float)
+    return accuracy.mean(axis=0), accuracy.std(axis=0)
+
+
+def results_text(summary):
+    """Our paper-scale table beside Fujino et al.'s Tables 1-3: mean (sd) per method."""
+    short = ("hybrid", "EM-λ", "MLR/MER", "NB", "MLR")
+    lines = []
+    for name, entry in summary["corpora"].items():
+        lines.append(f"{name}: test accuracy (%), mean (sd) over the evaluation sets; "
+                     "paper = Fujino et al. (2005), Tables 1-3")
+        lines.append(f"{'|Dl|':>6} {'sets':>5} " + " ".join(f"{m:>12}" for m in short))
+        for size, cell in entry["sizes"].items():
+            mean, sd = mean_and_sd(cell)
+            lines.append(f"{size:>6} {len(cell['seeds']):>5} " + " ".join(
+                f"{m:5.1f} ({s:4.1f})" for m, s in zip(mean, sd, strict=True)))
+            paper = PAPER_TABLES[name][int(size)]
+            lines.append(f"{'paper':>6} {'':>5} " + " ".join(
+                f"{m:5.1f} ({s:4.1f})" for m, s in zip(*paper, strict=True)))
+        ran = {int(size) for size in entry["sizes"]}
+        left = [s for s in PAPER_SIZES[name] if s not in ran]
+        lines.append("  sizes not run yet: " + (", ".join(map(str, left)) or "none") + "\n")
+    return "\n".join(lines).rstrip()
+
+
+def projection(summary):
+    """CPU seconds per job by corpus and size, and the projected time of the whole run.
+
+    Returns ``(per_job, total_seconds, lower_bound)``: ``per_job[corpus][size]`` the mean CPU
+    time of the measured jobs. A size not measured is charged the time interpolated linearly
+    between the measured sizes around it, outside them the nearest measured size's time: an
+    estimate. A corpus without any measured job adds nothing: the total is then a lower bound
+    (``lower_bound`` True).
+    """
+    per_job, total, lower_bound = {}, 0.0, False
+    n_sets = len(summary["seeds"])
+    for name, entry in summary["corpora"].items():
+        times = {int(size): float(np.nanmean(cell["cpu_seconds"]))
+                 for size, cell in entry["sizes"].items()
+                 if np.isfinite(cell["cpu_seconds"]).any()}
+        per_job[name] = times
+        if not times:
+            lower_bound = True
+            continue
+        measured = sorted(times)
+        sizes = np.array(PAPER_SIZES[name], dtype=float)
+        total += n_sets * float(np.interp(sizes, measured, [times[s] for s in measured]).sum())
+    return per_job, total, lower_bound
+
+
+def projection_text(summary, workers=WORKERS):
+    """The measured CPU time per job and the projected run on ``workers`` single-thread workers.
+
+    N workers take at least total / N (the jobs are independent) and at least the longest job."""
+    per_job, total, lower_bound = projection(summary)
+    longest = max((t for times in per_job.values() for t in times.values()), default=0.0)
+    lines = ["CPU seconds per job (mean over the sets run):"]
+    for name, times in per_job.items():
+        lines.append(f"  {name}: " + (", ".join(f"{size} labels {t:.0f} s"
+                                                for size, t in times.items()) or "none run"))
+    n_jobs = sum(len(PAPER_SIZES[name]) for name in summary["corpora"]) * len(summary["seeds"])
+    at_least = "at least " if lower_bound else ""
+    lines.append(f"Whole run ({n_jobs} jobs; a size not measured is charged the time "
+                 "interpolated between measured sizes, outside them the nearest one's): "
+                 f"{at_least}{duration(total)} of CPU time; on N single-thread workers:")
+    lines.append("  " + ", ".join(f"N={n}: {at_least}{duration(max(total / n, longest))}"
+                                  for n in workers))
+    return "\n".join(lines)
+
+
+def duration(seconds):
+    """``"42 min"`` below two hours, else ``"3.5 h"``."""
+    minutes = seconds / 60
+    return f"{minutes:.0f} min" if minutes < 120 else f"{minutes / 60:.1f} h"
+
+
+def load_corpora():
+    """The three corpora of the tables (their digests key the cache)."""
+    from .hybrid import load_hybrid_corpus
+
+    return [load_hybrid_corpus(name) for name in CORPORA]
+
+
+README_BEGIN = "<!-- hybrid paper-scale table: written by `python -m sslviz.experiments hybrid " \
+    "summary --readme README.md` -->"
+README_END = "<!-- end of the hybrid paper-scale table -->"
+
+
+def results_markdown(summary):
+    """The table of :func:`results_text` as Markdown: ours, then the paper's, per cell."""
+    short = ("hybrid", "EM-λ", "MLR/MER", "NB", "MLR")
+    lines = ["| corpus | labeled | sets | " + " | ".join(short) + " |",
+             "|---|---:|---:|" + "---:|" * len(short)]
+    for name, entry in summary["corpora"].items():
+        for size, cell in entry["sizes"].items():
+            mean, sd = mean_and_sd(cell)
+            paper = PAPER_TABLES[name][int(size)]
+            lines.append(f"| {name} | {size} | {len(cell['seeds'])} | " + " | ".join(
+                f"{m:.1f} ({s:.1f}) · *{pm:.1f}*"
+                for m, s, pm in zip(mean, sd, paper[0], strict=True)) + " |")
+    return "\n".join(lines) + "\n\n" + projection_sentence(summary)
+
+
+def projection_sentence(summary):
+    """:func:`projection_text` in one Markdown paragraph."""
+    per_job, total, lower_bound = projection(summary)
+    longest = max((t for times in per_job.values() for t in times.values()), default=0.0)
+    measured = "; ".join(f"{name} " + ", ".join(f"{size} labels {t:.0f} s"
+                                                for size, t in times.items())
+                         for name, times in per_job.items() if times)
+    at_least = "at least " if lower_bound else ""
+    return (f"CPU time per job (one BLAS thread): {measured or 'none measured'}. The whole run "
+            f"({sum(len(PAPER_SIZES[n]) for n in summary['corpora']) * len(summary['seeds'])} "
+            f"jobs, sizes not measured interpolated from the nearest measured): {at_least}"
+            + ", ".join(f"{duration(max(total / n, longest))} on {n} worker{'s' * (n > 1)}"
+                        for n in WORKERS) + ".")
+
+
+def update_readme(path, summary):
+    """Replace the table between :data:`README_BEGIN` and :data:`README_END` in ``path``."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    start, end = text.find(README_BEGIN), text.find(README_END)
+    if start < 0 or end < start:
+        raise ValueError(f"{path} has no paper-scale table block: put the lines "
+                         f"{README_BEGIN!r} and {README_END!r} where the table belongs")
+    block = f"{README_BEGIN}\n{results_markdown(summary)}\n"
+    with atomic_write(path, "w") as file:
+        file.write(text[:start] + block + text[end:])
