@@ -36,7 +36,7 @@ from ..datasets import load_senseval, load_stoplist
 from ..decision_list import collocation_matrix
 from ..label_propagation import GraphPropagation, affinity_from_neighbours, cosine_neighbours
 from ..sgt import constrained_cut, sgt_graph, smooth_eigenvectors
-from ..text import TextOptions, load_counts, vectorize
+from ..text import TextOptions, load_counts, load_link_views
 from ..tsvm import TransductiveSVM
 from ..tuning import Choice, best_index, choose_alpha, choose_by_cv, labeled_folds
 from .runner import run_jobs
@@ -90,19 +90,17 @@ def webkb_course_task(*, options=TEXT_OPTIONS, data_dir=None, use_cache=True):
     """Blum & Mitchell's WebKB pages (lecture 10's page set), page words, course against the rest.
 
     Only pages with in-link text are kept, as lecture 10's co-training needs both views, and with
-    at least one word left after the stop list. The vectorized pages are cached (parsing the
-    archive's 8,282 pages takes most of a minute).
+    at least one word left after the stop list (the vectorized pages are shared with lecture 10:
+    :func:`sslviz.text.load_link_views`).
     """
     def build():
-        from ..datasets.webkb_links import load_webkb_link_views
+        from .components_views import WEBKB_OPTIONS
 
-        views = load_webkb_link_views(data_dir=data_dir)
-        keep = views.n_inlinks > 0
-        X, _ = vectorize([t for t, k in zip(views.page_text, keep, strict=True) if k], options)
-        words = np.asarray(X.sum(axis=1)).ravel() > 0  # a page of stop words only has no vector
-        X = X[words].tocsr()
+        views = load_link_views(options, WEBKB_OPTIONS[1], data_dir=data_dir)
+        words = np.asarray(views["page"].sum(axis=1)).ravel() > 0  # stop words only: no vector
+        X = views["page"][words].tocsr()
         return {"data": X.data, "indices": X.indices, "indptr": X.indptr,
-                "shape": np.array(X.shape), "y": views.target[keep][words]}
+                "shape": np.array(X.shape), "y": views["target"][words]}
 
     arrays = ResultCache("graphs-tasks").get_or_compute(
         {"task": "webkb-course-pages", "options": repr(options), "version": 2}, build,
