@@ -9,7 +9,7 @@ The equations are in :mod:`sslviz.em`'s docstring.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import scipy.sparse as sp
@@ -31,6 +31,9 @@ class MixtureProblem:
     doc_lengths: np.ndarray  # words per row: gives the M-step's normaliser in O(n K)
     n_classes: int
     n_components: int
+    # the last state given to class_parameters and its result: a fit's trace and its fitted
+    # attributes ask for the same state's parameters one after the other
+    _last: list = field(default_factory=lambda: [None, None], repr=False, compare=False)
 
     @classmethod
     def build(cls, X, y, classes, n_components, unlabeled_weight):
@@ -50,13 +53,28 @@ class MixtureProblem:
 
     def class_parameters(self, state):
         """Class-level log prior and log P(w|c) (a class's components mixed by their priors)."""
+        if self._last[0] is not state:
+            self._last[:] = state, self._class_parameters(state)
+        return self._last[1]
+
+    def _class_parameters(self, state):
         prior = state.log_prior.reshape(self.n_classes, self.n_components)
-        class_log_prior = logsumexp(prior, axis=1)
+        class_log_prior = log_sum_exp(prior, axis=1)
         if self.n_components == 1:
             return class_log_prior, state.log_prob
         within = (prior - class_log_prior[:, None])[:, :, None]
         log_prob = state.log_prob.reshape(self.n_classes, self.n_components, -1)
-        return class_log_prior, logsumexp(within + log_prob, axis=1)
+        return class_log_prior, log_sum_exp(within + log_prob, axis=1)
+
+
+def log_sum_exp(a, axis):
+    """``log Σ exp(a)`` along ``axis``, shifted by the largest entry (scipy's ``logsumexp``
+    without its input checks, which cost more than the sum on the mixture's arrays; equal to it
+    within rounding). A slice of ``-inf`` only gives ``-inf``."""
+    top = np.max(a, axis=axis, keepdims=True)
+    top[~np.isfinite(top)] = 0.0
+    with np.errstate(divide="ignore"):
+        return np.log(np.sum(np.exp(a - top), axis=axis)) + np.squeeze(top, axis=axis)
 
 
 @dataclass(frozen=True)

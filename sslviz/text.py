@@ -157,6 +157,47 @@ def load_counts(name, options=TextOptions(), *, use_cache=True, **loader_kwargs)
                        arrays["filenames"])
 
 
+def load_link_views(page_options, link_options, *, data_dir=None):
+    """WebKB's pages that other pages link to, as two count matrices, cached like
+    :func:`load_counts` (parsing the archive's links takes most of a minute; lectures 10 and 11
+    share the result).
+
+    Returns
+    -------
+    dict
+        ``page`` and ``link`` (CSR counts of the page words and of the in-link anchor words, one
+        row per page with at least one in-link), ``page_vocabulary``, ``link_vocabulary`` and
+        ``target`` (1 for course pages), from
+        :func:`sslviz.datasets.webkb_links.load_webkb_link_views`.
+    """
+    key = {"version": CACHE_VERSION, "corpus": "webkb-link-views",
+           "sha256": datasets.file_sha256(datasets.locate("webkb", data_dir=data_dir)),
+           "options": [asdict(page_options), asdict(link_options)], "token_pattern": TOKEN_PATTERN}
+    arrays = ResultCache("counts").get_or_compute(
+        key, lambda: _link_view_arrays(page_options, link_options, data_dir))
+    out = {"target": arrays["target"]}
+    for view in ("page", "link"):
+        out[view] = sp.csr_matrix((arrays[f"{view}_data"], arrays[f"{view}_indices"],
+                                   arrays[f"{view}_indptr"]), shape=tuple(arrays[f"{view}_shape"]))
+        out[f"{view}_vocabulary"] = arrays[f"{view}_vocabulary"]
+    return out
+
+
+def _link_view_arrays(page_options, link_options, data_dir):
+    from .datasets.webkb_links import load_webkb_link_views
+
+    bunch = load_webkb_link_views(data_dir=data_dir)
+    keep = bunch.n_inlinks > 0
+    out = {"target": bunch.target[keep]}
+    for view, texts, options in (("page", bunch.page_text, page_options),
+                                 ("link", bunch.link_text, link_options)):
+        X, vocabulary = vectorize([t for t, k in zip(texts, keep, strict=True) if k], options)
+        out.update({f"{view}_data": X.data, f"{view}_indices": X.indices,
+                    f"{view}_indptr": X.indptr, f"{view}_shape": np.array(X.shape),
+                    f"{view}_vocabulary": np.asarray(vocabulary, dtype=str)})
+    return out
+
+
 def _count_arrays(name, options, loader_kwargs):
     bunch = getattr(datasets, LOADERS[name])(**loader_kwargs)
     X, vocabulary = vectorize(bunch.data, options)

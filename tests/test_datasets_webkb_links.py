@@ -53,3 +53,20 @@ def test_each_page_gets_the_anchor_text_of_links_from_other_pages(archive):
     assert views.n_inlinks.tolist() == [3, 0, 1]  # its own "#top" link does not count
     assert views.link_text[2] == "a student" and views.link_text[1] == ""
     assert views.page_text[0] == "CS 414\nOperating systems me"
+
+
+def test_the_vectorized_views_keep_linked_pages_and_are_cached(archive, result_cache):
+    from sslviz.text import TextOptions, load_link_views, vectorize
+
+    options = TextOptions(stop_words="sklearn", min_df=1)
+    views = load_link_views(options, options)
+    raw = load_webkb_link_views()
+    linked = [i for i, n in enumerate(raw.n_inlinks) if n > 0]  # the department page has none
+    for view, texts in (("page", raw.page_text), ("link", raw.link_text)):
+        X, vocabulary = vectorize([texts[i] for i in linked], options)
+        assert (views[view] != X).nnz == 0 and views[view].shape == (2, len(vocabulary))
+        assert views[f"{view}_vocabulary"].tolist() == list(vocabulary)
+    assert views["target"].tolist() == [1, 0]
+    assert any(result_cache.glob("counts/*"))  # stored with the vectorized corpora
+    again = load_link_views(options, options)
+    assert (again["link"] != views["link"]).nnz == 0

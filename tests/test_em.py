@@ -229,3 +229,14 @@ def test_top_words_needs_a_full_record():
         top_words(model, [str(i) for i in range(X.shape[1])])
     with pytest.raises(IndexError, match="iteration 9 was not recorded"):
         model.trace_.iteration(9)
+
+
+def test_the_mixtures_log_sum_exp_equals_scipys():
+    from sslviz.nb_mixture import log_sum_exp
+
+    a = np.random.default_rng(0).normal(scale=300.0, size=(3, 8, 50))
+    a[1, :, 4] = -np.inf  # a slice of -inf only
+    a[2, 3, :] = -np.inf
+    for axis in (0, 1, 2):
+        np.testing.assert_allclose(log_sum_exp(a, axis), logsumexp(a, axis=axis), rtol=1e-14)
+    assert log_sum_exp(a, 1)[1, 4] == -np.inf

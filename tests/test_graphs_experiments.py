@@ -84,3 +84,16 @@ def test_the_toy_propagation_reaches_every_point_and_labels_the_moons(tmp_path):
     assert int(np.sum(y_semi != -1)) == 2
     assert (model.trace_[-1].predicted >= 0).all()  # every point reached by the last step
     assert np.mean(model.transduction_ == y) > 0.9
+
+
+def test_the_shared_neighbour_search_is_the_one_each_job_would_make(task, result_cache):
+    from sslviz.label_propagation import cosine_neighbours
+
+    similarities, neighbours = graphs.neighbour_search(task.unit)
+    direct = cosine_neighbours(task.unit, graphs.MAX_K)
+    np.testing.assert_array_equal(neighbours, direct[1])
+    np.testing.assert_array_equal(similarities, direct[0])
+    assert any(result_cache.glob("graphs-neighbours/*"))  # stored, so a task searches once
+    shared = graphs.sense_job(task.counts, task.unit, task.y, 0.1, 2,
+                              search=(similarities, neighbours))
+    assert shared == graphs.sense_job(task.counts, task.unit, task.y, 0.1, 2)

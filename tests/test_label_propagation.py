@@ -159,8 +159,26 @@ def test_the_spd_solver_equals_a_dense_solve_and_falls_back_to_lu_when_cg_stalls
     A = sp.csr_matrix(np.diag(dense.sum(axis=1) + 0.5) - dense)
     B = np.random.default_rng(0).normal(size=(12, 3))
     np.testing.assert_allclose(lp.solve_spd(A, B), np.linalg.solve(A.toarray(), B), rtol=1e-8)
-    monkeypatch.setattr(lp, "cg", lambda *args, **kwargs: (np.zeros(12), 1))  # "not converged"
+    monkeypatch.setattr(lp, "_block_cg", lambda A, B, *args: (np.zeros_like(B),
+                                                               np.zeros(B.shape[1], bool)))
     np.testing.assert_allclose(lp.solve_spd(A, B), np.linalg.solve(A.toarray(), B), rtol=1e-10)
+
+
+def test_the_block_solver_takes_scipys_cg_steps_on_every_column():
+    from scipy.sparse.linalg import LinearOperator, cg
+
+    from sslviz.label_propagation import solve_spd
+
+    W = knn_affinity(np.random.default_rng(3).normal(size=(200, 5)), 6, "euclidean")
+    degree = np.asarray(W.sum(axis=1)).ravel()
+    A = (sp.identity(200) - 0.99 * sp.diags(degree**-0.5) @ W @ sp.diags(degree**-0.5)).tocsr()
+    B = np.random.default_rng(4).normal(size=(200, 4))
+    B[:, 2] = 0.0  # a zero column has the zero solution
+    jacobi = LinearOperator(A.shape, matvec=lambda v: np.ravel(v) / A.diagonal())
+    one_by_one = np.column_stack([cg(A, B[:, j], rtol=1e-10, atol=0.0, M=jacobi)[0]
+                                  for j in range(4)])
+    np.testing.assert_allclose(solve_spd(A, B), one_by_one, rtol=1e-12, atol=1e-14)
+    assert not solve_spd(A, B)[:, 2].any()
 
 
 def test_step_summary_counts_reached_nodes_and_their_accuracy_by_hand():

@@ -23,15 +23,15 @@ import scipy.sparse as sp
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.preprocessing import normalize
 
-from ..cache import ResultCache, data_digest
+from ..cache import data_digest
 from ..co_training import CoTraining
 from ..em import SemiSupervisedNB
-from ..text import TextOptions, load_counts, vectorize
+from ..text import TextOptions, load_counts, load_link_views
 from ..tuning import choose_alpha, choose_by_cv
 from ..validation import check_int
 from .runner import run_jobs
 
-CACHE_VERSION = 1  # M-EM runs and the WebKB views
+CACHE_VERSION = 1  # M-EM runs
 COTRAINING_VERSION = 2  # co-training runs
 COMPONENT_GRID = (1, 2, 4, 8)
 R8_OPTIONS = TextOptions(stop_words="smart", min_df=3)
@@ -49,32 +49,18 @@ def reuters_counts():
             list(both.target_names), both.vocabulary)
 
 
+WEBKB_OPTIONS = (TextOptions(stop_words="smart", min_df=2),  # page words
+                 TextOptions(stop_words="smart", min_df=1))  # in-link anchor words
+
+
 @lru_cache(maxsize=1)
 def webkb_views():
-    """WebKB pages with in-link text: ``(X_page, X_link, target, n_page_words)`` (cached)."""
-    from ..datasets import file_sha256, locate
-
-    key = {"version": CACHE_VERSION, "sha256": file_sha256(locate("webkb")), "min_df": (2, 1)}
-    arrays = ResultCache("webkb_views").get_or_compute(key, _webkb_arrays)
-    page, link = (sp.csr_matrix((arrays[f"{v}_data"], arrays[f"{v}_indices"],
-                                 arrays[f"{v}_indptr"]), shape=tuple(arrays[f"{v}_shape"]))
-                  for v in ("page", "link"))
-    return page, link, arrays["target"], arrays["page_vocabulary"], arrays["link_vocabulary"]
-
-
-def _webkb_arrays():
-    from ..datasets.webkb_links import load_webkb_link_views
-
-    bunch = load_webkb_link_views()
-    keep = bunch.n_inlinks > 0
-    out = {"target": bunch.target[keep]}
-    for view, texts, min_df in (("page", bunch.page_text, 2), ("link", bunch.link_text, 1)):
-        X, vocabulary = vectorize([t for t, k in zip(texts, keep, strict=True) if k],
-                                  TextOptions(stop_words="smart", min_df=min_df))
-        out.update({f"{view}_data": X.data, f"{view}_indices": X.indices,
-                    f"{view}_indptr": X.indptr, f"{view}_shape": np.array(X.shape),
-                    f"{view}_vocabulary": np.asarray(vocabulary, dtype=str)})
-    return out
+    """WebKB pages with in-link text: ``(X_page, X_link, target, page_vocabulary,
+    link_vocabulary)`` (cached with the vectorized corpora, :func:`sslviz.text.load_link_views`).
+    """
+    views = load_link_views(*WEBKB_OPTIONS)
+    return (views["page"], views["link"], views["target"], views["page_vocabulary"],
+            views["link_vocabulary"])
 
 
 # -- scores --------------------------------------------------------------------------------------

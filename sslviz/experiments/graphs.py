@@ -36,7 +36,7 @@ from ..datasets import load_senseval, load_stoplist
 from ..decision_list import collocation_matrix
 from ..label_propagation import GraphPropagation, affinity_from_neighbours, cosine_neighbours
 from ..sgt import constrained_cut, sgt_graph, smooth_eigenvectors
-from ..text import TextOptions, load_counts, vectorize
+from ..text import TextOptions, load_counts, load_link_views
 from ..tsvm import TransductiveSVM
 from ..tuning import Choice, best_index, choose_alpha, choose_by_cv, labeled_folds
 from .runner import run_jobs
@@ -90,19 +90,17 @@ def webkb_course_task(*, options=TEXT_OPTIONS, data_dir=None, use_cache=True):
     """Blum & Mitchell's WebKB pages (lecture 10's page set), page words, course against the rest.
 
     Only pages with in-link text are kept, as lecture 10's co-training needs both views, and with
-    at least one word left after the stop list. The vectorized pages are cached (parsing the
-    archive's 8,282 pages takes most of a minute).
+    at least one word left after the stop list (the vectorized pages are shared with lecture 10:
+    :func:`sslviz.text.load_link_views`).
     """
     def build():
-        from ..datasets.webkb_links import load_webkb_link_views
+        from .components_views import WEBKB_OPTIONS
 
-        views = load_webkb_link_views(data_dir=data_dir)
-        keep = views.n_inlinks > 0
-        X, _ = vectorize([t for t, k in zip(views.page_text, keep, strict=True) if k], options)
-        words = np.asarray(X.sum(axis=1)).ravel() > 0  # a page of stop words only has no vector
-        X = X[words].tocsr()
+        views = load_link_views(options, WEBKB_OPTIONS[1], data_dir=data_dir)
+        words = np.asarray(views["page"].sum(axis=1)).ravel() > 0  # stop words only: no vector
+        X = views["page"][words].tocsr()
         return {"data": X.data, "indices": X.indices, "indptr": X.indptr,
-                "shape": np.array(X.shape), "y": views.target[keep][words]}
+                "shape": np.array(X.shape), "y": views["target"][words]}
 
     arrays = ResultCache("graphs-tasks").get_or_compute(
         {"task": "webkb-course-pages", "options": repr(options), "version": 2}, build,
@@ -150,16 +148,29 @@ def labeled_draw(y, *, fraction=None, n_labeled=None, seed=0, positive_share=Non
 
 
 class NeighbourGraphs:
-    """The cosine kNN graphs of one set of rows for every k up to ``max_k``, from one search."""
+    """The cosine kNN graphs of one set of rows for every k up to ``max_k``, from one search.
 
-    def __init__(self, unit, max_k=MAX_K):
-        self._search = cosine_neighbours(unit, max_k)
+    ``search``: that search, ``cosine_neighbours(unit, max_k)``, when already made (labels play
+    no part in it, so the jobs of one task share it).
+    """
+
+    def __init__(self, unit, max_k=MAX_K, *, search=None):
+        self._search = cosine_neighbours(unit, max_k) if search is None else search
         self._graphs = {}
 
     def __call__(self, k):
         if k not in self._graphs:
             self._graphs[k] = affinity_from_neighbours(*self._search, k)
         return self._graphs[k]
+
+
+def neighbour_search(unit, max_k=MAX_K):
+    """The cosine neighbour search every job of a task shares (its graphs for each k): cached,
+    as labels play no part in it."""
+    key = {"data": data_digest(unit), "max_k": max_k, "version": VERSION}
+    arrays = ResultCache("graphs-neighbours").get_or_compute(key, lambda: dict(zip(
+        ("similarities", "neighbours"), cosine_neighbours(unit, max_k), strict=True)))
+    return arrays["similarities"], arrays["neighbours"]
 
 
 def propagate(graphs, y_semi, method, *, n_neighbors, alpha=0.99, record="none", **options):
@@ -229,10 +240,11 @@ def supervised_accuracies(counts, unit, y, y_semi, seed):
             "svm": _accuracy(svm.predict(unit[rest]), y[rest]), "alpha": alpha, "C": C}
 
 
-def tuned_propagations(unit, y_semi, seed):
+def tuned_propagations(unit, y_semi, seed, search=None):
     """Harmonic propagation and label spreading with their settings chosen on the labeled rows
-    (:func:`graph_cv`): ``(harmonic choice, spreading choice, harmonic model, spreading model)``."""
-    graphs = NeighbourGraphs(unit)
+    (:func:`graph_cv`): ``(harmonic choice, spreading choice, harmonic model, spreading model)``.
+    ``search``: the rows' neighbour search, if made (:class:`NeighbourGraphs`)."""
+    graphs = NeighbourGraphs(unit, search=search)
     k = graph_cv(graphs, y_semi, "harmonic", grid={"n_neighbors": K_GRID}, random_state=seed)
     spread = graph_cv(graphs, y_semi, "spreading",
                       grid={"n_neighbors": K_GRID, "alpha": SPREAD_ALPHAS}, random_state=seed)
@@ -240,12 +252,13 @@ def tuned_propagations(unit, y_semi, seed):
             propagate(graphs, y_semi, "spreading", **spread.params))
 
 
-def sense_job(counts, unit, y, fraction, seed):
-    """One labeled draw of a word-sense task: every method's accuracy on the unlabeled rows."""
+def sense_job(counts, unit, y, fraction, seed, search=None):
+    """One labeled draw of a word-sense task: every method's accuracy on the unlabeled rows.
+    ``search``: the task's neighbour search (:func:`neighbour_search`), made here if ``None``."""
     y_semi = labeled_draw(y, fraction=fraction, seed=seed)
     rest = y_semi == -1
     result = supervised_accuracies(counts, unit, y, y_semi, seed)
-    k, spread, harmonic, spreading = tuned_propagations(unit, y_semi, seed)
+    k, spread, harmonic, spreading = tuned_propagations(unit, y_semi, seed, search)
     result.update(
         harmonic=_accuracy(harmonic.transduction_[rest], y[rest]),
         spreading=_accuracy(spreading.transduction_[rest], y[rest]),
@@ -275,7 +288,8 @@ def sense_curves(task, *, fractions=FRACTIONS, seeds=range(5), n_jobs=None, prog
     digest = task.digest
     results = run_jobs(sense_job, jobs, kind="graphs-senses",
                        key=lambda job: {"data": digest, "version": VERSION, **job},
-                       shared={"counts": task.counts, "unit": task.unit, "y": task.y},
+                       shared={"counts": task.counts, "unit": task.unit, "y": task.y,
+                               "search": neighbour_search(task.unit)},
                        n_jobs=n_jobs, progress=progress, description=f"{task.name}: senses")
     return _curves(np.asarray(fractions, dtype=float), results, len(list(seeds)))
 
@@ -296,10 +310,11 @@ def spectral_basis(task, *, n_neighbors=SGT_SETTINGS["n_neighbors"],
     return arrays["V"]
 
 
-def text_job(counts, unit, y, basis, n_labeled, seed, positive_share=None):
+def text_job(counts, unit, y, basis, n_labeled, seed, positive_share=None, search=None):
     """One labeled draw of a two-class text task: SGT, TSVM, spreading, tuned NB and SVM.
 
-    ``basis``: the SGT's eigenvectors of the task's graph (:func:`spectral_basis`).
+    ``basis``: the SGT's eigenvectors of the task's graph (:func:`spectral_basis`); ``search``:
+    its neighbour search (:func:`neighbour_search`), made here if ``None``.
     """
     y_semi = labeled_draw(y, n_labeled=n_labeled, seed=seed, positive_share=positive_share)
     rest = y_semi == -1
@@ -309,7 +324,7 @@ def text_job(counts, unit, y, basis, n_labeled, seed, positive_share=None):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         tsvm = TransductiveSVM(C=result["C"], random_state=seed).fit(unit, y_semi)
-    graphs = NeighbourGraphs(unit)
+    graphs = NeighbourGraphs(unit, search=search)
     spread = graph_cv(graphs, y_semi, "spreading",
                       grid={"n_neighbors": K_GRID, "alpha": SPREAD_ALPHAS}, random_state=seed)
     spreading = propagate(graphs, y_semi, "spreading", **spread.params)
@@ -333,7 +348,8 @@ def text_curves(task, *, sizes=(8, 16, 32, 64), seeds=range(5), positive_share=N
     results = run_jobs(text_job, jobs, kind="graphs-text",
                        key=lambda job: {"data": digest, "version": VERSION, **job},
                        shared={"counts": task.counts, "unit": task.unit, "y": task.y,
-                               "basis": spectral_basis(task)},
+                               "basis": spectral_basis(task),
+                               "search": neighbour_search(task.unit)},
                        n_jobs=n_jobs, progress=progress, description=f"{task.name}: text")
     return _curves(np.asarray(sizes, dtype=float), results, len(list(seeds)))
 
@@ -353,7 +369,7 @@ def _accuracy(predicted, truth):
     return float(np.mean(np.asarray(predicted) == np.asarray(truth)))
 
 
-def pool_test_job(counts, unit, y, pool, test, fraction, seed):
+def pool_test_job(counts, unit, y, pool, test, fraction, seed, search=None):
     """Label ``fraction`` of the pool (per sense), propagate over pool and test instances, and
     score every method on the *test* instances (the held-out set lecture 03 scores Yarowsky on).
     """
@@ -362,7 +378,7 @@ def pool_test_job(counts, unit, y, pool, test, fraction, seed):
     labeled = y_semi != -1
     alpha = choose_alpha(counts, y_semi).value
     nb = MultinomialNB(alpha=alpha).fit(counts[labeled], y_semi[labeled])
-    k, spread, harmonic, spreading = tuned_propagations(unit, y_semi, seed)
+    k, spread, harmonic, spreading = tuned_propagations(unit, y_semi, seed, search)
     return {"nb": _accuracy(nb.predict(counts[test]), y[test]),
             "harmonic": _accuracy(harmonic.transduction_[test], y[test]),
             "spreading": _accuracy(spreading.transduction_[test], y[test]),
@@ -376,11 +392,11 @@ def pool_test_curves(X, y, pool, test, *, fractions=FRACTIONS, seeds=range(5), n
     """
     counts = sp.csr_matrix(X)
     jobs = [{"fraction": float(f), "seed": int(s)} for f in fractions for s in seeds]
-    digest = data_digest(counts, y, pool, test)
+    digest, unit = data_digest(counts, y, pool, test), unit_rows(counts)
     results = run_jobs(pool_test_job, jobs, kind="graphs-pool-test",
                        key=lambda job: {"data": digest, "version": VERSION, **job},
-                       shared={"counts": counts, "unit": unit_rows(counts), "y": y,
-                               "pool": pool, "test": test},
+                       shared={"counts": counts, "unit": unit, "y": y, "pool": pool,
+                               "test": test, "search": neighbour_search(unit)},
                        n_jobs=n_jobs, progress=progress, description="pool and test")
     return _curves(np.asarray(fractions, dtype=float), results, len(list(seeds)))
 
