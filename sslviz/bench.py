@@ -360,6 +360,9 @@ def _parser():
                            help="notebook files (default: all of notebooks/)")
     notebooks.add_argument("--cold-corpora", action="store_true",
                            help="do not link the vectorized corpora: tokenize them too")
+    notebooks.add_argument("--without-store", action="store_true",
+                           help="do not read the results stored with the project "
+                           "(data/results/cache): time the long sweeps too")
     notebooks.add_argument("--json", metavar="FILE", help="also write the measurements here")
     return parser
 
@@ -375,11 +378,13 @@ def _notebooks(args):
     if args.json:
         cli.writable_file(args.json, option="--json")
     try:
-        rows = bench_notebooks(notebooks, link_corpora=not args.cold_corpora)
+        rows = bench_notebooks(notebooks, link_corpora=not args.cold_corpora,
+                               use_store=not args.without_store)
     except NotebookFailed as error:
         print(f"error: {cli.one_line(error)}", file=sys.stderr)
         return 1
-    print(format_notebook_table(rows, link_corpora=not args.cold_corpora))
+    print(format_notebook_table(rows, link_corpora=not args.cold_corpora,
+                                use_store=not args.without_store))
     if args.json:
         cli.write_text_atomically(args.json, json.dumps(rows_as_dicts(rows), indent=1))
     return 0

@@ -10,6 +10,10 @@ nor written):
    every lecture and done once per machine), or nothing at all with ``--cold-corpora``;
 2. warm: the same cache again, now holding everything the cold run stored.
 
+Both read the results stored with the project (``data/results/cache``, see
+:mod:`sslviz.experiments.store`), as a student's first run does; ``--without-store`` switches
+that off, to time the sweeps themselves.
+
 Targets (issue 25, idle 2-core machine): cold <= 60 s, warm <= 15 s per notebook. The table also
 names each run's slowest cell, which is where a cold run's time goes. Times are wall-clock seconds
 of the cells alone (the kernel's start, about a second, is not counted). Speed is measured here,
@@ -46,32 +50,43 @@ class NotebookTimes:
     slowest_cell: int
     slowest_seconds: float
     slowest_source: str
+    stored_missing: int = 0  # results of the lecture's stored kinds the run had to compute
 
 
 @contextmanager
-def private_cache(*, link_corpora=True, user_cache=None):
+def private_cache(*, link_corpora=True, user_cache=None, use_store=True):
     """A temporary ``SSLVIZ_CACHE`` for the kernels started inside the block.
 
     With ``link_corpora``, the user's vectorized corpora (:data:`CORPUS_KINDS`) are linked in,
     read-only in spirit: the benchmark never writes into them unless a corpus was missing.
+    ``use_store=False`` also hides the project's stored results (``SSLVIZ_STORE`` empty).
     """
     from sslviz.paths import cache_dir
 
     user_cache = Path(user_cache) if user_cache is not None else cache_dir()
-    previous = os.environ.get("SSLVIZ_CACHE")
     with tempfile.TemporaryDirectory(prefix="sslviz-bench-") as folder:
         if link_corpora:
             for kind in CORPUS_KINDS:
                 if (user_cache / kind).is_dir():
                     (Path(folder) / kind).symlink_to(user_cache / kind, target_is_directory=True)
-        os.environ["SSLVIZ_CACHE"] = folder
-        try:
+        changes = {"SSLVIZ_CACHE": folder, **({} if use_store else {"SSLVIZ_STORE": ""})}
+        with _environment(changes):
             yield Path(folder)
-        finally:
-            if previous is None:
-                os.environ.pop("SSLVIZ_CACHE", None)
+
+
+@contextmanager
+def _environment(changes):
+    """Set the environment variables ``changes`` inside the block, then restore them."""
+    previous = {name: os.environ.get(name) for name in changes}
+    os.environ.update(changes)
+    try:
+        yield
+    finally:
+        for name, value in previous.items():
+            if value is None:
+                os.environ.pop(name, None)
             else:
-                os.environ["SSLVIZ_CACHE"] = previous
+                os.environ[name] = value
 
 
 def time_cells(path, *, timeout=1800, progress=None) -> list[float]:
@@ -101,15 +116,26 @@ def time_cells(path, *, timeout=1800, progress=None) -> list[float]:
     return seconds
 
 
-def _summary(path, run, seconds) -> NotebookTimes:
+def _stored_kinds_computed(path, cache_folder):
+    """How many results of ``path``'s stored kinds are in ``cache_folder`` (computed: the
+    project's store did not hold them)."""
+    from sslviz.experiments.store import STORED_KINDS
+
+    return sum(len(list((Path(cache_folder) / kind).glob("*.npz")))
+               for kind in STORED_KINDS.get(Path(path).stem, ()))
+
+
+def _summary(path, run, seconds, stored_missing=0) -> NotebookTimes:
     cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
     slowest = max(range(len(seconds)), key=seconds.__getitem__) if seconds else 0
     source = cells[slowest].source.strip().splitlines() if cells else []
     return NotebookTimes(Path(path).stem, run, sum(seconds), slowest + 1,
-                         seconds[slowest] if seconds else 0.0, (source or [""])[0][:60])
+                         seconds[slowest] if seconds else 0.0, (source or [""])[0][:60],
+                         stored_missing)
 
 
-def bench_notebooks(notebooks=None, *, link_corpora=True, timeout=1800, progress=True):
+def bench_notebooks(notebooks=None, *, link_corpora=True, use_store=True, timeout=1800,
+                    progress=True):
     """Cold then warm run of each notebook (each with its own private cache); list of
     :class:`NotebookTimes`, two per notebook."""
     from tqdm.auto import tqdm
@@ -120,15 +146,16 @@ def bench_notebooks(notebooks=None, *, link_corpora=True, timeout=1800, progress
     rows = []
     with tqdm(total=2 * len(paths), desc="notebook runs", disable=not progress) as bar:
         for path in paths:
-            with private_cache(link_corpora=link_corpora):
+            with private_cache(link_corpora=link_corpora, use_store=use_store) as folder:
                 for run in ("cold", "warm"):
                     seconds = time_cells(path.resolve(), timeout=timeout, progress=bar)
-                    rows.append(_summary(path, run, seconds))
+                    missing = _stored_kinds_computed(path, folder) if use_store else 0
+                    rows.append(_summary(path, run, seconds, missing))
                     bar.update(1)
     return rows
 
 
-def format_notebook_table(rows, *, link_corpora=True) -> str:
+def format_notebook_table(rows, *, link_corpora=True, use_store=True) -> str:
     """Per notebook: cold and warm seconds against their targets, and each run's slowest cell."""
     by_notebook = {}
     for row in rows:
@@ -145,7 +172,15 @@ def format_notebook_table(rows, *, link_corpora=True) -> str:
                if cold else ""))
     corpora = ("vectorized corpora warm (linked from the user's cache)" if link_corpora
                else "nothing cached, corpora included")
-    lines.append(f"cold = empty result cache, {corpora}; warm = the same cache after the cold run")
+    store = ("the project's stored results read (data/results/cache)" if use_store
+             else "no stored results read (--without-store)")
+    stale = [f"{name} ({runs['cold'].stored_missing})" for name, runs in by_notebook.items()
+             if "cold" in runs and runs["cold"].stored_missing]
+    if stale:
+        lines.append("stored results missing (computed by the cold run; rebuild them with "
+                     "python -m sslviz.experiments store): " + ", ".join(stale))
+    lines.append(f"cold = empty result cache, {corpora}, {store}; warm = the same cache after "
+                 "the cold run")
     return "\n".join(lines)
 
 

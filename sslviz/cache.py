@@ -16,6 +16,12 @@ What can go wrong, and what happens:
   into place); leftover ``.part`` files older than an hour are removed when the folder is opened.
 * **Two processes writing one entry**: each writes its own temporary file; the last rename wins,
   and both wrote the same result.
+
+**The project's stored results.** When the cache has no entry for a key, :meth:`ResultCache.load`
+looks in :func:`sslviz.paths.store_dir` (results of the lectures' long sweeps, stored with the
+project by ``python -m sslviz.experiments store``), under the same file name and with the same
+key check. The store is read-only: a damaged stored entry is named in a warning and left in
+place, and the caller recomputes the result (into the user's cache).
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._io import atomic_write_path
-from .paths import cache_dir
+from .paths import cache_dir, store_dir
 
 STALE_PART_SECONDS = 3600
 _KEY_FIELD = "__key__"
@@ -89,9 +95,11 @@ class ResultCache:
         The cache root (default :func:`cache_dir`, read when the cache is created).
     """
 
-    def __init__(self, kind, folder=None):
+    def __init__(self, kind, folder=None, *, store=None):
         self.kind = kind
         self.folder = Path(folder if folder is not None else cache_dir()) / kind
+        store = store if store is not None else store_dir()
+        self.store_folder = Path(store) / kind if store else None
         _sweep_stale_parts(self.folder)
 
     def path(self, key):
@@ -100,21 +108,34 @@ class ResultCache:
         return self.folder / f"{self.kind}-{name}.npz"
 
     def load(self, key):
-        """The arrays stored for ``key`` (a dict), or ``None`` if there is no sound entry."""
+        """The arrays stored for ``key`` (a dict), or ``None`` if there is no sound entry.
+
+        The user's cache first, then the project's stored results (read-only).
+        """
         path = self.path(key)
+        if path.is_file():
+            try:
+                return _read_entry(path, key)
+            except _DAMAGE as error:
+                warnings.warn(f"discarding damaged cache entry {path} ({error}); recomputing it",
+                              CacheWarning, stacklevel=2)
+                _remove(path)
+        return self.load_stored(key)
+
+    def load_stored(self, key):
+        """The project's stored arrays for ``key``, or ``None`` (never removes a stored file)."""
+        if self.store_folder is None:
+            return None
+        path = self.store_folder / self.path(key).name
         if not path.is_file():
             return None
         try:
-            with np.load(path, allow_pickle=False) as stored:
-                arrays = {name: stored[name] for name in stored.files}  # reads every CRC
-            if str(arrays.pop(_KEY_FIELD)) != canonical_json(key):
-                raise ValueError("it was written for other data or settings")
-        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error) as error:
-            warnings.warn(f"discarding damaged cache entry {path} ({error}); recomputing it",
+            return _read_entry(path, key)
+        except _DAMAGE as error:
+            warnings.warn(f"ignoring damaged stored result {path} ({error}); recomputing it. "
+                          "Restore the file from the repository (git checkout -- data/results)",
                           CacheWarning, stacklevel=2)
-            _remove(path)
             return None
-        return arrays
 
     def save(self, key, arrays):
         """Store ``arrays`` (dict of name -> array, no objects) for ``key``; ``True`` if written.
@@ -159,6 +180,19 @@ class ResultCache:
         arrays = compute()
         self.save(key, arrays)
         return {name: np.asarray(value) for name, value in arrays.items()}
+
+
+_DAMAGE = (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error)
+
+
+def _read_entry(path, key):
+    """The arrays of the entry file ``path``; raises one of ``_DAMAGE`` unless it is sound and
+    was written for ``key``."""
+    with np.load(path, allow_pickle=False) as stored:
+        arrays = {name: stored[name] for name in stored.files}  # reads every CRC
+    if str(arrays.pop(_KEY_FIELD)) != canonical_json(key):
+        raise ValueError("it was written for other data or settings")
+    return arrays
 
 
 def _remove(path):

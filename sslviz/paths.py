@@ -13,6 +13,10 @@ The data folder may be read-only (continuous integration points ``SSLVIZ_DATA`` 
 copy); only :func:`sslviz.datasets.fetch` ever writes there. Derived files (vectorized corpora,
 fitted models) go to :func:`cache_dir` instead: ``$SSLVIZ_CACHE``, else ``$XDG_CACHE_HOME/sslviz``
 or ``~/.cache/sslviz`` (macOS ``~/Library/Caches/sslviz``). Neither function creates a folder.
+
+Results of the lectures' long sweeps also ship with the project, in :func:`store_dir`
+(``data/results/cache`` of a source checkout; see :mod:`sslviz.experiments.store`): the cache
+reads them when it has no entry of its own.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["DataFolderError", "cache_dir", "data_dir", "data_dir_origin"]
+__all__ = ["DataFolderError", "cache_dir", "data_dir", "data_dir_origin", "store_dir"]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent  # the sslviz package folder
 
@@ -102,6 +106,21 @@ def cache_dir() -> Path:
     if env:
         return Path(env).expanduser().absolute()
     return _user_dir("cache")
+
+
+def store_dir() -> Path | None:
+    """Return the folder of the results stored with the project, or ``None`` if there is none.
+
+    ``$SSLVIZ_STORE`` if set (the empty string: no store, everything is computed), else
+    ``data/results/cache`` of the source checkout the package runs from.
+    """
+    env = os.environ.get("SSLVIZ_STORE")
+    if env is not None:
+        return Path(env).expanduser().absolute() if env else None
+    root = Path(_PACKAGE_DIR).parent
+    if (root / "pyproject.toml").is_file():
+        return root / "data" / "results" / "cache"
+    return None
 
 
 def _user_dir(kind: str) -> Path:

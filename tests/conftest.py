@@ -7,7 +7,8 @@
   the working directory; open figures are closed after each test.
 - Every test gets a private, empty result cache (``SSLVIZ_CACHE``; the fixture
   ``result_cache`` is its folder), so that no test reads what another computed or writes into the
-  user's cache. A test marked ``shared_cache`` keeps the cache of the environment instead; the
+  user's cache; it does not read the project's stored results either (``SSLVIZ_STORE`` is
+  empty). A test marked ``shared_cache`` keeps the cache of the environment instead; the
   tests that read the real corpora (``realdata``: their vectorized corpora are large) and the
   browser tests (JupyterLab runs the lectures on the warm cache) are marked so automatically.
   Notebooks run by nbval are not tests of this folder: they always use the warm cache.
@@ -115,6 +116,7 @@ def result_cache(request, tmp_path_factory, monkeypatch):
         return request.getfixturevalue("module_result_cache")
     folder = tmp_path_factory.mktemp("cache")
     monkeypatch.setenv("SSLVIZ_CACHE", str(folder))
+    monkeypatch.setenv("SSLVIZ_STORE", "")  # nor the project's stored results
     return folder
 
 
@@ -125,6 +127,7 @@ def module_result_cache(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         folder = tmp_path_factory.mktemp("module-cache")
         patch.setenv("SSLVIZ_CACHE", str(folder))
+        patch.setenv("SSLVIZ_STORE", "")
         yield folder
 
 
@@ -168,7 +171,36 @@ class _TimePerPart:
             terminalreporter.write_line(f"screenshots of what a student sees: {folder}")
 
 
+class _StaleStore:
+    """Names the stored kinds the run's lectures had to compute (a stale store): a speed
+    problem, so a line in the summary, not a failure. Looks at the user's cache (where nbval
+    and the browser tests write) for entries written since the run started."""
+
+    def __init__(self):
+        import time
+
+        self.start = time.time()
+
+    def pytest_terminal_summary(self, terminalreporter, config):
+        if hasattr(config, "workerinput"):
+            return
+        from sslviz.experiments.store import STORED_KINDS
+        from sslviz.paths import cache_dir
+
+        kinds = sorted({kind for kinds in STORED_KINDS.values() for kind in kinds})
+        fresh = {kind: sum(p.stat().st_mtime >= self.start
+                           for p in (cache_dir() / kind).glob("*.npz")) for kind in kinds}
+        fresh = {kind: n for kind, n in fresh.items() if n}
+        if fresh:
+            terminalreporter.section("stored results")
+            terminalreporter.write_line(
+                "the lectures computed results the project's store should hold ("
+                + ", ".join(f"{kind}: {n}" for kind, n in fresh.items())
+                + "): rebuild it with python -m sslviz.experiments store")
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", SHARED_CACHE_HELP)
     config.pluginmanager.register(_TimePerPart(), "sslviz-time-per-part")
+    config.pluginmanager.register(_StaleStore(), "sslviz-stale-store")
 

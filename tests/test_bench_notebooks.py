@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
@@ -93,3 +94,20 @@ def test_the_command_writes_json(user_cache, tmp_path, capsys):
     assert [(r["notebook"], r["run"]) for r in rows] == [("probe", "cold"), ("probe", "warm")]
     assert "probe" in capsys.readouterr().out
     assert Path(out).exists()
+
+
+def test_cold_runs_read_the_store_and_count_what_it_lacks(user_cache, tmp_path, monkeypatch):
+    from sslviz.cache import ResultCache
+    from sslviz.experiments.store import STORED_KINDS
+
+    path, _ = cache_probe(tmp_path)
+    monkeypatch.setitem(STORED_KINDS, "probe", ("demo",))
+    store = tmp_path / "store"
+    monkeypatch.setenv("SSLVIZ_STORE", str(store))
+    cold = bench_notebooks([path], progress=False)[0]
+    assert cold.stored_missing == 1  # the store is empty: the cold run computed the result
+    assert "stored results missing (computed by the cold run" in format_notebook_table([cold])
+    ResultCache("demo", store, store="").save({"k": 1}, {"x": np.arange(3)})
+    assert bench_notebooks([path], progress=False)[0].stored_missing == 0
+    assert bench_notebooks([path], progress=False, use_store=False)[0].stored_missing == 0
+    assert os.environ["SSLVIZ_STORE"] == str(store)  # restored after --without-store

@@ -21,9 +21,10 @@ from sslviz.experiments.em import (
     learning_curve,
     split_accuracies,
     split_result,
+    unlabeled_weight_study,
 )
 from sslviz.splits import split_labeled
-from sslviz.tuning import labeled_folds
+from sslviz.tuning import choose_alpha, labeled_folds
 
 X, Y, _ = topic_corpus(240, 40, 0, background=0.5, topic_rate=1.2)
 TEST_ROWS = np.arange(180, 240)
@@ -217,6 +218,25 @@ def test_choose_unlabeled_weight_cross_validates_on_labeled_rows():
     one_each = np.where(np.arange(len(Y)) < 3, Y, -1)
     with pytest.raises(ValueError, match="at least 2 labeled rows in every class"):
         choose_unlabeled_weight(SemiSupervisedNB(), X, one_each, grid)
+
+
+def test_unlabeled_weight_study_is_the_choice_and_the_fits_made_one_by_one():
+    grid = [0.0, 0.5, 1.0]
+    study = unlabeled_weight_study(X, Y, seeds=[4], n_labeled=6, n_unlabeled=100, weights=grid,
+                                   max_iter=5, progress=False)
+    split = split_labeled(Y, 6, per_class=True, n_unlabeled=100, random_state=4)
+    X_train, y_train = X[split.train], split.semi_supervised_targets(Y)
+    test = np.setdiff1d(np.arange(len(Y)), split.train)
+    chosen = choose_alpha(X_train, y_train, random_state=4).value
+    assert study.alphas.tolist() == [[chosen, 1.0]]
+    for a, alpha in enumerate((chosen, 1.0)):
+        choice = choose_unlabeled_weight(SemiSupervisedNB(alpha=alpha, max_iter=5), X_train,
+                                         y_train, grid, cv=5, random_state=4)
+        assert study.choice(0, a).score_table(digits=6) == choice.score_table(digits=6)
+        assert study.choice(0, a).value == choice.value
+        for w, accuracy in zip(grid, study.test_accuracy[0, a], strict=True):
+            model = SemiSupervisedNB(alpha=alpha, max_iter=5, unlabeled_weight=w)
+            assert accuracy == np.mean(model.fit(X_train, y_train).predict(X[test]) == Y[test])
 
 
 def _int_counts_with_unsorted_indices(X):

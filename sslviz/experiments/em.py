@@ -526,3 +526,89 @@ def smoothing_sweep(X, y, *, n_labeled, seeds, n_unlabeled, test_rows=None, per_
                           predicted[1], np.array([float(r["chosen"]) for r in results]),
                           np.array([str(r["criterion"]) for r in results]),
                           np.stack([r["tokens"] for r in results]), int(X.shape[1]))
+
+
+# -- EM-λ: which weight of the unlabeled documents, chosen on the labeled ones -----------------
+@dataclass(frozen=True)
+class UnlabeledWeightStudy:
+    """λ chosen by cross-validation on each split's labeled rows, beside every λ's test accuracy,
+    with α chosen on the labeled rows and with α = 1.
+
+    Attributes
+    ----------
+    weights : ndarray of shape (n_weights,)
+        The λ grid.
+    seeds : ndarray of shape (n_seeds,)
+    alphas : ndarray of shape (n_seeds, 2)
+        The α of each fit: chosen on the labeled rows, then 1.
+    test_accuracy : ndarray of shape (n_seeds, 2, n_weights)
+    cv_scores : ndarray of shape (n_seeds, 2, n_weights)
+        The held-out log-likelihood of every λ (higher is better).
+    criterion : str
+    """
+
+    weights: np.ndarray
+    seeds: np.ndarray
+    alphas: np.ndarray
+    test_accuracy: np.ndarray
+    cv_scores: np.ndarray
+    criterion: str
+
+    def choice(self, seed_index, alpha_index):
+        """The :class:`sslviz.tuning.Choice` of λ made on split ``seed_index`` with α number
+        ``alpha_index`` (0: chosen, 1: α = 1)."""
+        from ..tuning import Choice, best_index
+
+        scores = self.cv_scores[seed_index, alpha_index]
+        candidates = [{"unlabeled_weight": float(w)} for w in self.weights]
+        return Choice(candidates[best_index(scores)], candidates, scores, self.criterion)
+
+
+def unlabeled_weight_job(X, y, *, seed, n_labeled, n_unlabeled, weights, max_iter):
+    """One split of :func:`unlabeled_weight_study` (a :func:`run_jobs` job)."""
+    split = split_labeled(y, n_labeled, per_class=True, n_unlabeled=n_unlabeled,
+                          random_state=seed)
+    X_train, y_train = X[split.train], split.semi_supervised_targets(y)
+    test = np.setdiff1d(np.arange(len(y)), split.train)
+    alphas = (choose_alpha(X_train, y_train, random_state=seed).value, 1.0)
+    accuracy, scores = [], []
+    for alpha in alphas:
+        template = SemiSupervisedNB(alpha=alpha, max_iter=max_iter)
+        choice = choose_unlabeled_weight(template, X_train, y_train, weights, cv=5,
+                                         random_state=seed)
+        scores.append(choice.scores)
+        accuracy.append([np.mean(clone(template).set_params(unlabeled_weight=w)
+                                 .fit(X_train, y_train).predict(X[test]) == y[test])
+                         for w in weights])
+    return {"alphas": np.array(alphas), "test_accuracy": np.array(accuracy),
+            "cv_scores": np.array(scores), "criterion": np.str_(choice.criterion)}
+
+
+def unlabeled_weight_study(X, y, *, seeds, n_labeled, n_unlabeled, weights, max_iter=10,
+                           use_cache=True, progress=True, n_jobs=None):
+    """λ chosen on the labeled rows (5-fold held-out log-likelihood) against every λ's test
+    accuracy, on one split per seed (``n_labeled`` per class), with α chosen and with α = 1.
+
+    One cached :func:`run_jobs` job per seed (kind ``"em_lambda"``).
+
+    Returns
+    -------
+    UnlabeledWeightStudy
+    """
+    weights = tuple(check_number("unlabeled_weight", w, minimum=0, maximum=1) for w in weights)
+    y = np.asarray(y)
+    digest = data_digest(X, y)
+    settings = {"n_labeled": int(n_labeled), "n_unlabeled": int(n_unlabeled),
+                "weights": weights, "max_iter": int(max_iter)}
+
+    def key(job):
+        return {"data": digest, "version": CACHE_VERSION, **settings, **job}
+
+    results = run_jobs(unlabeled_weight_job, [{"seed": int(s)} for s in seeds], kind="em_lambda",
+                       key=key, shared={"X": X, "y": y, **settings}, use_cache=use_cache,
+                       n_jobs=n_jobs, progress=progress, description="λ on labeled rows")
+    return UnlabeledWeightStudy(np.array(weights), np.asarray(seeds, dtype=int),
+                                np.stack([r["alphas"] for r in results]),
+                                np.stack([r["test_accuracy"] for r in results]),
+                                np.stack([r["cv_scores"] for r in results]),
+                                str(results[0]["criterion"]))

@@ -1,0 +1,199 @@
+"""Results of the lectures' long sweeps, stored with the project.
+
+Some sweeps take minutes on two cores (the Fisher-kernel grid, the hybrid tables at lecture scale,
+the graph methods on Senseval words...). A student's first "Run All" should not wait for them, so
+the project keeps their results in ``data/results/cache/`` (:func:`sslviz.paths.store_dir`):
+entries in the result cache's own format, each holding the key it was computed for (the data's
+digest, every setting, the code's version). :class:`sslviz.cache.ResultCache` reads an entry there
+when the user's cache has none; a change of data, setting or code version changes the key, so a
+stale stored entry is never used -- the lecture then computes the result itself.
+
+``python -m sslviz.experiments store [NOTEBOOK ...]`` makes the store: it runs each lecture top to
+bottom in a fresh kernel with an empty cache and the store switched off (so every result is
+computed), then keeps the entries of the kinds :data:`STORED_KINDS` names for that lecture, and
+records them in ``MANIFEST.json`` (which lecture stored which file). ``--check`` runs the same
+computation and compares it with the store instead of writing: the stored numbers are what the code
+computes today.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .. import cli
+from .._io import atomic_write
+from ..paths import store_dir
+
+#: For each lecture (notebook file stem), the result kinds whose entries are stored: its sweeps
+#: that take more than a few seconds. Everything else a lecture computes, it computes.
+STORED_KINDS = {
+    "04_em_naive_bayes": ("curves", "smoothing", "em_lambda"),
+    "05_feature_selection": ("feature_selection",),
+    "06_fisher_kernel": ("fisher",),
+    "07_classification_em": ("classification_em",),
+    "08_kernel_expansions": ("kernel_expansion", "kernel_expansion_svm"),
+    "09_hybrid_generative_discriminative": ("hybrid", "hybrid-alpha-em", "hybrid-mer",
+                                            "hybrid-perplexity"),
+    "10_components_and_views": ("components_views_cot", "components_views_mem"),
+    "11_graphs": ("graphs-senses", "graphs-text", "graphs-pool-test", "graphs-tasks",
+                  "graphs-neighbours", "graphs-basis", "yarowsky_map"),
+}
+MANIFEST = "MANIFEST.json"
+MAX_STORE_BYTES = 20_000_000  # the store lives in git: a test keeps it small
+
+__all__ = ["MANIFEST", "STORED_KINDS", "check_notebook", "main", "read_manifest",
+           "store_notebook"]
+
+
+def read_manifest(store=None) -> dict:
+    """``{notebook stem: {kind: [file names]}}`` of the store (empty if there is none)."""
+    path = Path(store or store_dir()) / MANIFEST
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))["notebooks"]
+
+
+def _run_fresh(notebook, kinds):
+    """Run ``notebook`` on an empty cache; yields once ``(seconds, {kind: {file name: path}})``,
+    the files of what it stored, which exist until the loop over this generator ends."""
+    from ..bench_notebooks import CORPUS_KINDS, private_cache, time_cells
+
+    with private_cache(link_corpora=True, use_store=False) as folder:
+        seconds = sum(time_cells(Path(notebook).resolve()))
+        made = {kind: {p.name: p for p in sorted((folder / kind).glob("*.npz"))}
+                for kind in kinds}
+        others = sorted(p.name for p in folder.iterdir() if p.is_dir() and not p.is_symlink()
+                        and p.name not in (*kinds, *CORPUS_KINDS))
+        if others:
+            print(f"{Path(notebook).name}: also computed, not stored: {', '.join(others)}")
+        yield seconds, made
+
+
+def _kinds_of(notebook):
+    stem = Path(notebook).stem
+    if stem not in STORED_KINDS:
+        raise cli.UsageError(f"{Path(notebook).name} stores no results (lectures that do: "
+                             f"{', '.join(sorted(STORED_KINDS))})")
+    return stem, STORED_KINDS[stem]
+
+
+def store_notebook(notebook, *, store=None) -> dict:
+    """Compute ``notebook``'s stored kinds afresh and put them in the store; ``{kind: n files}``.
+
+    Files this lecture stored before and no lecture uses now are removed.
+    """
+    stem, kinds = _kinds_of(notebook)
+    store = Path(store or store_dir())
+    start = time.perf_counter()
+    for seconds, made in _run_fresh(notebook, kinds):  # noqa: B007 (both used after the loop)
+        for kind, files in made.items():
+            (store / kind).mkdir(parents=True, exist_ok=True)
+            for name, path in files.items():
+                with atomic_write(store / kind / name) as out, open(path, "rb") as source:
+                    shutil.copyfileobj(source, out)
+    manifest = read_manifest(store)
+    old = manifest.get(stem, {})
+    manifest[stem] = {kind: sorted(files) for kind, files in made.items()}
+    _remove_unused(store, old, manifest)
+    _write_manifest(store, manifest)
+    print(f"{Path(notebook).name}: stored {sum(map(len, made.values()))} results "
+          f"({seconds:.0f} s of cells, {time.perf_counter() - start:.0f} s in all)")
+    return {kind: len(files) for kind, files in made.items()}
+
+
+def _remove_unused(store, old, manifest):
+    used = {(kind, name) for kinds in manifest.values() for kind, names in kinds.items()
+            for name in names}
+    for kind, names in old.items():
+        for name in names:
+            if (kind, name) not in used:
+                (store / kind / name).unlink(missing_ok=True)
+
+
+def _write_manifest(store, manifest):
+    text = json.dumps({"made_by": "python -m sslviz.experiments store",
+                       "notebooks": dict(sorted(manifest.items()))}, indent=1, sort_keys=True)
+    with atomic_write(Path(store) / MANIFEST, "w") as handle:
+        handle.write(text + "\n")
+
+
+def check_notebook(notebook, *, store=None) -> list[str]:
+    """Compute ``notebook``'s stored kinds afresh and compare with the store; the differences
+    (empty: the store holds exactly what the code computes)."""
+    stem, kinds = _kinds_of(notebook)
+    store = Path(store or store_dir())
+    listed = read_manifest(store).get(stem, {})
+    problems = []
+    for _, made in _run_fresh(notebook, kinds):
+        for kind in kinds:
+            fresh, stored = made[kind], set(listed.get(kind, ()))
+            problems += [f"{kind}/{n}: computed, not stored" for n in sorted(set(fresh) - stored)]
+            problems += [f"{kind}/{n}: stored, not computed" for n in sorted(stored - set(fresh))]
+            for name in sorted(stored & set(fresh)):
+                difference = _difference(fresh[name], store / kind / name)
+                if difference:
+                    problems.append(f"{kind}/{name}: {difference}")
+    return problems
+
+
+def _difference(fresh_path, stored_path):
+    """'' if the two entries hold the same arrays (floats to 1e-9 relative), else what differs."""
+    with np.load(fresh_path, allow_pickle=False) as a, np.load(stored_path,
+                                                               allow_pickle=False) as b:
+        if sorted(a.files) != sorted(b.files):
+            return f"arrays {sorted(a.files)} != {sorted(b.files)}"
+        for name in a.files:
+            x, y = a[name], b[name]
+            same = (x.shape == y.shape and (np.allclose(x, y, rtol=1e-9, atol=0, equal_nan=True)
+                    if x.dtype.kind in "fc" else np.array_equal(x, y)))
+            if not same:
+                return f"array {name!r} differs"
+    return ""
+
+
+def _parser():
+    parser = cli.Parser(
+        prog="python -m sslviz.experiments store",
+        description="Run lectures on an empty cache and store the results of their long sweeps "
+        "in data/results/cache (what a first Run All reads), or --check them.")
+    parser.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
+                        help="lecture notebooks (default: every lecture that stores results)")
+    parser.add_argument("--check", action="store_true",
+                        help="recompute and compare with the store; exit 1 on a difference")
+    return parser
+
+
+def _default_notebooks():
+    folder = Path(__file__).resolve().parents[2] / "notebooks"
+    return [folder / f"{stem}.ipynb" for stem in STORED_KINDS]
+
+
+@cli.command
+def main(argv=None):
+    """``python -m sslviz.experiments store [NOTEBOOK ...] [--check]``."""
+    args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    cli.require_classroom("python -m sslviz.experiments store")
+    notebooks = cli.checked_notebooks(args.notebooks) or _default_notebooks()
+    for notebook in notebooks:
+        _kinds_of(notebook)  # refuse a lecture without stored kinds before any run
+    if store_dir() is None:
+        raise cli.UsageError("no store folder: run from a source checkout or set SSLVIZ_STORE")
+    if not args.check:
+        for notebook in notebooks:
+            store_notebook(notebook)
+        return 0
+    failed = 0
+    for notebook in notebooks:
+        problems = check_notebook(notebook)
+        print(f"{Path(notebook).name}: " + ("the store matches" if not problems else
+                                            f"{len(problems)} differences"))
+        for problem in problems:
+            print(f"  {problem}")
+        failed += bool(problems)
+    return 1 if failed else 0

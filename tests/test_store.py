@@ -1,0 +1,131 @@
+"""The results stored with the project (``data/results/cache``): read when the user's cache has no
+entry, never trusted for another key, never removed when damaged; the ``store`` command that
+makes them; and the project's own store (listed, present, small)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+from nbformat.v4 import new_code_cell, new_notebook
+
+from sslviz.cache import CacheWarning, ResultCache
+from sslviz.experiments import store as store_module
+from sslviz.experiments.store import (
+    MANIFEST,
+    MAX_STORE_BYTES,
+    STORED_KINDS,
+    check_notebook,
+    read_manifest,
+    store_notebook,
+)
+
+PROJECT_STORE = Path(__file__).resolve().parents[1] / "data" / "results" / "cache"
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    folder = tmp_path / "store"
+    monkeypatch.setenv("SSLVIZ_STORE", str(folder))
+    return folder
+
+
+def put(folder, kind, key, arrays):
+    """Write an entry for ``key`` into ``folder`` (a cache root) the way the cache does."""
+    ResultCache(kind, folder, store="").save(key, arrays)
+
+
+def test_an_entry_missing_from_the_cache_is_read_from_the_store(store):
+    put(store, "demo", {"k": 1}, {"x": np.arange(3)})
+    cache = ResultCache("demo")
+    assert cache.load({"k": 1})["x"].tolist() == [0, 1, 2]
+    assert cache.load({"k": 2}) is None
+    assert not cache.folder.exists()  # reading the store writes nothing into the user's cache
+
+
+def test_the_users_cache_comes_first(store):
+    put(store, "demo", {"k": 1}, {"x": np.arange(3)})
+    ResultCache("demo").save({"k": 1}, {"x": np.zeros(2)})
+    assert ResultCache("demo").load({"k": 1})["x"].tolist() == [0.0, 0.0]
+
+
+def test_an_empty_store_variable_switches_the_store_off(store, monkeypatch):
+    put(store, "demo", {"k": 1}, {"x": np.arange(3)})
+    monkeypatch.setenv("SSLVIZ_STORE", "")
+    assert ResultCache("demo").load({"k": 1}) is None
+
+
+def test_a_stored_entry_of_another_key_or_damaged_is_named_and_kept(store):
+    put(store, "demo", {"k": 1}, {"x": np.arange(3)})
+    path = store / "demo" / ResultCache("demo").path({"k": 1}).name
+    swapped = store / "demo" / ResultCache("demo").path({"k": 2}).name
+    path.rename(swapped)  # an entry under the name of another key
+    with pytest.warns(CacheWarning, match="ignoring damaged stored result .*git checkout"):
+        assert ResultCache("demo").load({"k": 2}) is None
+    assert swapped.is_file()  # the store is read-only
+    swapped.write_bytes(b"not an npz")
+    with pytest.warns(CacheWarning, match="ignoring damaged stored result"):
+        computed = ResultCache("demo").get_or_compute({"k": 2}, lambda: {"x": np.ones(1)})
+    assert computed["x"].tolist() == [1.0] and swapped.read_bytes() == b"not an npz"
+    assert ResultCache("demo", store="").load({"k": 2})["x"].tolist() == [1.0]  # in the cache
+
+
+def probe_notebook(tmp_path, value):
+    """A lecture stand-in that stores one 'demo' result (key and value given)."""
+    path = tmp_path / "probe.ipynb"
+    nbformat.write(new_notebook(cells=[
+        new_code_cell("import numpy as np\nfrom sslviz.cache import ResultCache"),
+        new_code_cell(f"ResultCache('demo').get_or_compute({{'v': {value}}}, "
+                      f"lambda: {{'x': np.full(2, {value}.0)}})"),
+        new_code_cell("ResultCache('other').save({'v': 0}, {'x': np.zeros(1)})"),
+    ]), path)
+    return path
+
+
+def test_the_store_command_keeps_a_lectures_kinds_and_drops_what_it_no_longer_uses(
+        store, tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(STORED_KINDS, "probe", ("demo",))
+    assert store_notebook(probe_notebook(tmp_path, 1)) == {"demo": 1}
+    first = ResultCache("demo").path({"v": 1}).name
+    assert read_manifest() == {"probe": {"demo": [first]}}
+    assert not (store / "other").exists()  # not a stored kind
+    assert "also computed, not stored: other" in capsys.readouterr().out
+    assert ResultCache("demo").load({"v": 1})["x"].tolist() == [1.0, 1.0]
+
+    store_notebook(probe_notebook(tmp_path, 2))  # the lecture changed its setting
+    second = ResultCache("demo").path({"v": 2}).name
+    assert read_manifest() == {"probe": {"demo": [second]}}
+    assert sorted(p.name for p in (store / "demo").iterdir()) == [second]
+    assert json.loads((store / MANIFEST).read_text())["made_by"].endswith("store")
+
+
+def test_check_finds_a_stored_number_the_code_no_longer_computes(store, tmp_path, monkeypatch):
+    monkeypatch.setitem(STORED_KINDS, "probe", ("demo",))
+    notebook = probe_notebook(tmp_path, 1)
+    store_notebook(notebook)
+    assert check_notebook(notebook) == []
+    name = ResultCache("demo").path({"v": 1}).name
+    put(store, "demo", {"v": 1}, {"x": np.full(2, 1.5)})  # a stored number that is not computed
+    assert check_notebook(notebook) == [f"demo/{name}: array 'x' differs"]
+
+
+def test_the_store_command_refuses_a_lecture_without_stored_results(capsys):
+    assert store_module.main(["notebooks/01_what_is_ssl.ipynb"]) == 2
+    assert "01_what_is_ssl.ipynb stores no results" in capsys.readouterr().err
+
+
+def test_the_projects_store_is_listed_complete_and_small():
+    manifest = read_manifest(PROJECT_STORE)
+    assert set(manifest) == set(STORED_KINDS), "run python -m sslviz.experiments store"
+    for stem, kinds in STORED_KINDS.items():  # a kind the lecture never computes is a typo
+        assert all(manifest[stem].get(kind) for kind in kinds), (stem, manifest[stem])
+    listed = {(kind, name) for stem, kinds in manifest.items() for kind, names in kinds.items()
+              for name in names}
+    assert all(kind in STORED_KINDS[stem] for stem, kinds in manifest.items() for kind in kinds)
+    on_disk = {(p.parent.name, p.name) for p in PROJECT_STORE.glob("*/*.npz")}
+    assert listed == on_disk
+    size = sum(p.stat().st_size for p in PROJECT_STORE.glob("*/*.npz"))
+    assert size <= MAX_STORE_BYTES, f"the store holds {size:,} bytes"
