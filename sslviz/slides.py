@@ -1,4 +1,5 @@
-"""Slide metadata for the lecture notebooks (RISE / ``jupyter nbconvert --to slides``).
+"""Slide metadata for the lecture notebooks (jupyterlab-slideshow / ``jupyter nbconvert --to
+slides``).
 
 Every notebook is a slideshow as well as a document. The slide structure follows the notebook's
 headings, so an author never sets it by hand: :func:`slide_types` derives it and
@@ -21,7 +22,8 @@ The rules, in order:
 * the hosted-start cell (:mod:`sslviz.hosted`, tagged ``hosted-setup``) is ``skip``; the same
   command puts it before the first code cell of every lecture and keeps it up to date.
 
-Notebook metadata ``rise`` turns on scrolling for long slides and sets a plain theme.
+Notebook metadata ``rise`` (the settings of RISE, which the lectures no longer use: its app
+rendered no widget) is removed.
 
 The same command drops the widget state that ``jupyter nbconvert --execute`` stores in a
 notebook's metadata (every explorer's last PNG, hundreds of kilobytes per notebook, rewritten on
@@ -39,7 +41,6 @@ from sslviz._io import atomic_write
 from sslviz.hosted import SETUP_TAG, add_setup_cell, setup_cell_problems
 
 __all__ = [
-    "RISE_SETTINGS",
     "apply_slides",
     "is_explorer_cell",
     "is_solution_cell",
@@ -48,15 +49,6 @@ __all__ = [
     "update_notebooks",
 ]
 
-RISE_SETTINGS = {
-    "autolaunch": False,
-    "scroll": True,
-    "theme": "white",
-    "transition": "none",
-    "enable_chalkboard": False,
-    "width": "100%",
-    "height": "100%",
-}
 _EXPLORER_CALL = re.compile(r"\b\w+_explorer\(")
 SOLUTION_TAG = "solution"
 _FOLDED = {"source_hidden": True, "outputs_hidden": True}
@@ -102,7 +94,7 @@ def slide_types(notebook) -> list[str]:
 
 
 def apply_slides(notebook) -> bool:
-    """Write slide types and RISE settings into ``notebook``, fold solutions, drop widget state.
+    """Write slide types into ``notebook``, fold solutions, drop widget state and RISE settings.
 
     Returns whether anything changed.
     """
@@ -115,9 +107,7 @@ def apply_slides(notebook) -> bool:
         if is_solution_cell(cell) and cell.metadata.get("jupyter") != _FOLDED:
             cell.metadata["jupyter"] = dict(_FOLDED)
             changed = True
-    if notebook.metadata.get("rise") != RISE_SETTINGS:
-        notebook.metadata["rise"] = dict(RISE_SETTINGS)
-        changed = True
+    changed = notebook.metadata.pop("rise", None) is not None or changed
     return changed
 
 
@@ -132,8 +122,7 @@ def slide_problems(notebook) -> list[str]:
     stored = [cell.metadata.get("slideshow", {}).get("slide_type") for cell in notebook.cells]
     folded = all(c.metadata.get("jupyter") == _FOLDED
                  for c in notebook.cells if is_solution_cell(c))
-    if (stored != slide_types(notebook) or notebook.metadata.get("rise") != RISE_SETTINGS
-            or not folded):
+    if stored != slide_types(notebook) or "rise" in notebook.metadata or not folded:
         problems.append("slide metadata is missing or stale: run `python -m sslviz slides "
                         "notebooks/` and commit the notebooks")
     problems += setup_cell_problems(notebook)

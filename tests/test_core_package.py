@@ -22,7 +22,7 @@ tomllib = pytest.importorskip("tomllib")  # Python 3.11+
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSROOM = ("ipywidgets", "jupyterlab", "jupyterlab_widgets", "nbclient", "nbformat", "IPython",
-             "ipykernel", "jupyterlab_rise", "jupyter_client", "nbval", "pytest")
+             "ipykernel", "jupyterlab_slideshow", "jupyter_client", "nbval", "pytest")
 NEEDS_CLASSROOM = {"sslviz.widgets", "sslviz.deck", "sslviz.slides", "sslviz.bench_explorers",
                    "sslviz.bench_notebooks", "sslviz.solutions"}
 
@@ -44,7 +44,8 @@ def run_without_classroom(code):
 def test_core_dependencies_leave_the_classroom_to_extras():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     core = " ".join(project["dependencies"]).lower()
-    for name in ("jupyterlab", "ipywidgets", "nbclient", "nbformat", "ipykernel", "rise", "pytest"):
+    for name in ("jupyterlab", "ipywidgets", "nbclient", "nbformat", "ipykernel", "slideshow",
+                 "pytest"):
         assert name not in core, f"{name} is a core dependency; move it to an extra"
     assert "sslviz[lab,site]" in project["optional-dependencies"]["test"]
 
