@@ -33,7 +33,8 @@ import nbformat
 
 COLD_TARGET, WARM_TARGET = 60.0, 15.0
 # vectorized corpora and parsed tasks, not results: a cold run starts with them
-CORPUS_KINDS = ("counts", "reuters_sentences", "sense_tasks")
+CORPUS_KINDS = ("counts", "reuters_sentences", "sense_tasks", "graphs-tasks", "graphs-neighbours",
+                "graphs-basis")
 
 __all__ = ["COLD_TARGET", "CORPUS_KINDS", "WARM_TARGET", "NotebookTimes", "bench_notebooks",
            "format_notebook_table", "private_cache", "time_cells"]

@@ -16,6 +16,7 @@ from sslviz.cache import CacheWarning, ResultCache
 from sslviz.experiments import store as store_module
 from sslviz.experiments.store import (
     MANIFEST,
+    MAX_ENTRY_BYTES,
     MAX_STORE_BYTES,
     STORED_KINDS,
     check_notebook,
@@ -127,5 +128,7 @@ def test_the_projects_store_is_listed_complete_and_small():
     assert all(kind in STORED_KINDS[stem] for stem, kinds in manifest.items() for kind in kinds)
     on_disk = {(p.parent.name, p.name) for p in PROJECT_STORE.glob("*/*.npz")}
     assert listed == on_disk
+    large = [p.name for p in PROJECT_STORE.glob("*/*.npz") if p.stat().st_size > MAX_ENTRY_BYTES]
+    assert not large, f"stored entries this large are data, not results: {large}"
     size = sum(p.stat().st_size for p in PROJECT_STORE.glob("*/*.npz"))
     assert size <= MAX_STORE_BYTES, f"the store holds {size:,} bytes"

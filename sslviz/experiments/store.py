@@ -41,14 +41,14 @@ STORED_KINDS = {
     "09_hybrid_generative_discriminative": ("hybrid", "hybrid-alpha-em", "hybrid-mer",
                                             "hybrid-perplexity"),
     "10_components_and_views": ("components_views_cot", "components_views_mem"),
-    "11_graphs": ("graphs-senses", "graphs-text", "graphs-pool-test", "graphs-tasks",
-                  "graphs-neighbours", "graphs-basis", "yarowsky_map"),
+    "11_graphs": ("graphs-senses", "graphs-text", "graphs-pool-test", "yarowsky_map"),
 }
 MANIFEST = "MANIFEST.json"
 MAX_STORE_BYTES = 20_000_000  # the store lives in git: a test keeps it small
+MAX_ENTRY_BYTES = 300_000  # results, not data: a corpus's derivatives stay in the user's cache
 
-__all__ = ["MANIFEST", "STORED_KINDS", "check_notebook", "main", "read_manifest",
-           "store_notebook"]
+__all__ = ["MANIFEST", "MAX_ENTRY_BYTES", "MAX_STORE_BYTES", "STORED_KINDS", "check_notebook",
+           "main", "read_manifest", "store_notebook"]
 
 
 def read_manifest(store=None) -> dict:
