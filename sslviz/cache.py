@@ -1,8 +1,11 @@
 """The disk cache every slow result goes through: word counts, learning curves, sweeps, tables.
 
-An entry is one ``.npz`` file of named arrays, found by a digest of its *key* (a JSON-able dict:
-the data's digest, every parameter that affects the result and a code version). The key is also
-stored inside the file, so an entry is only ever returned for the key it was computed for.
+An entry is one ``.npz`` file of named arrays, found by a digest of its *key*: a JSON-able dict of
+the data's digest and every parameter that affects the result, to which the cache adds the *code*
+that computes it (the computing module's name and :func:`sslviz.code_digest.code_digest`: its
+source and that of every sslviz module it imports). The key is also stored inside the file, so an
+entry is only ever returned for the key, and the code, it was computed for: change an algorithm
+and every result it feeds is recomputed, in the user's cache and in the project's store alike.
 
 What can go wrong, and what happens:
 
@@ -39,10 +42,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._io import atomic_write_path
+from .code_digest import code_of
 from .paths import cache_dir, store_dir
 
 STALE_PART_SECONDS = 3600
 _KEY_FIELD = "__key__"
+_CODE_FIELD = "code"
 
 
 class CacheWarning(UserWarning):
@@ -93,18 +98,35 @@ class ResultCache:
         Sub-folder name, e.g. ``"counts"`` or ``"curves"``.
     folder : path, optional
         The cache root (default :func:`cache_dir`, read when the cache is created).
+    code : str, module, function or class, or None
+        What computes the entries: an sslviz module (or a function or class defined in one).
+        Its :func:`~sslviz.code_digest.code_of` joins every key, so an entry is never read for
+        other code. ``None`` only for entries that no sslviz code computes (tests).
+    store : path or "", optional
+        The project's stored results (default :func:`store_dir`; ``""``: none).
     """
 
-    def __init__(self, kind, folder=None, *, store=None):
+    def __init__(self, kind, folder=None, *, code, store=None):
         self.kind = kind
+        self.code = None if code is None else code_of(code)
         self.folder = Path(folder if folder is not None else cache_dir()) / kind
         store = store if store is not None else store_dir()
         self.store_folder = Path(store) / kind if store else None
         _sweep_stale_parts(self.folder)
 
+    def full_key(self, key):
+        """``key`` with the code that computes it (what the entry's file name and content hold)."""
+        if not isinstance(key, Mapping):
+            raise ValueError(f"a cache key is a dict, got {type(key).__name__}")
+        if _CODE_FIELD in key:
+            raise ValueError(f"{_CODE_FIELD!r} is reserved for the code in a cache key; "
+                             "name that setting otherwise")
+        return dict(key) if self.code is None else {**key, _CODE_FIELD: self.code}
+
     def path(self, key):
         """The file of the entry for ``key``."""
-        name = hashlib.sha256(canonical_json(key).encode()).hexdigest()[:24]
+        full = canonical_json(self.full_key(key))
+        name = hashlib.sha256(full.encode()).hexdigest()[:24]
         return self.folder / f"{self.kind}-{name}.npz"
 
     def load(self, key):
@@ -115,7 +137,7 @@ class ResultCache:
         path = self.path(key)
         if path.is_file():
             try:
-                return _read_entry(path, key)
+                return _read_entry(path, self.full_key(key))
             except _DAMAGE as error:
                 warnings.warn(f"discarding damaged cache entry {path} ({error}); recomputing it",
                               CacheWarning, stacklevel=2)
@@ -130,7 +152,7 @@ class ResultCache:
         if not path.is_file():
             return None
         try:
-            return _read_entry(path, key)
+            return _read_entry(path, self.full_key(key))
         except _DAMAGE as error:
             warnings.warn(f"ignoring damaged stored result {path} ({error}); recomputing it. "
                           "Restore the file from the repository (git checkout -- data/results)",
@@ -160,7 +182,8 @@ class ResultCache:
         path = self.path(key)
         try:
             with atomic_write_path(path) as tmp:
-                np.savez(tmp, **arrays, **{_KEY_FIELD: np.array(canonical_json(key))})
+                np.savez(tmp, **arrays,
+                         **{_KEY_FIELD: np.array(canonical_json(self.full_key(key)))})
         except OSError as error:
             warnings.warn(f"could not write the cache entry {path} ({error}); the result is not "
                           "cached. Point SSLVIZ_CACHE at a writable folder to keep results.",
@@ -183,6 +206,12 @@ class ResultCache:
 
 
 _DAMAGE = (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error)
+
+
+def stored_key(path):
+    """The full key (a dict, code included) an entry file was written for."""
+    with np.load(path, allow_pickle=False) as stored:
+        return json.loads(str(stored[_KEY_FIELD]))
 
 
 def _read_entry(path, key):

@@ -28,7 +28,7 @@ from .validation import check_bool, check_choice, check_int
 TOKEN_PATTERN = r"(?u)\w+(?:[:.']\w+)*\*?"
 STOP_LISTS = ("smart", "sklearn")
 #: Bump when tokenization or any corpus loader changes what a document's text is.
-CACHE_VERSION = 3
+RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
 _DIGIT = re.compile(r"\d")
 
 
@@ -148,7 +148,7 @@ def load_counts(name, options=TextOptions(), *, use_cache=True, **loader_kwargs)
     """
     if name not in LOADERS:
         raise ValueError(f"unknown corpus {name!r}; choose one of {sorted(LOADERS)}")
-    arrays = ResultCache("counts").get_or_compute(
+    arrays = ResultCache("counts", code=__name__).get_or_compute(
         _cache_key(name, options, loader_kwargs),
         lambda: _count_arrays(name, options, loader_kwargs), use_cache=use_cache)
     X = sp.csr_matrix((arrays["data"], arrays["indices"], arrays["indptr"]),
@@ -170,10 +170,10 @@ def load_link_views(page_options, link_options, *, data_dir=None):
         ``target`` (1 for course pages), from
         :func:`sslviz.datasets.webkb_links.load_webkb_link_views`.
     """
-    key = {"version": CACHE_VERSION, "corpus": "webkb-link-views",
+    key = {"version": RESULT_VERSION, "corpus": "webkb-link-views",
            "sha256": datasets.file_sha256(datasets.locate("webkb", data_dir=data_dir)),
            "options": [asdict(page_options), asdict(link_options)], "token_pattern": TOKEN_PATTERN}
-    arrays = ResultCache("counts").get_or_compute(
+    arrays = ResultCache("counts", code=__name__).get_or_compute(
         key, lambda: _link_view_arrays(page_options, link_options, data_dir))
     out = {"target": arrays["target"]}
     for view in ("page", "link"):
@@ -209,7 +209,7 @@ def _count_arrays(name, options, loader_kwargs):
 
 def _cache_key(name, options, loader_kwargs):
     return {
-        "version": CACHE_VERSION,
+        "version": RESULT_VERSION,
         "corpus": name,
         "sha256": datasets.file_sha256(datasets.locate(name)),
         "loader": dict(sorted(loader_kwargs.items())),

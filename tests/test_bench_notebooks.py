@@ -40,7 +40,7 @@ def cache_probe(tmp_path):
         new_code_cell(f"with open({str(log)!r}, 'a') as f:\n"
                       "    f.write(json.dumps(sorted(os.listdir(os.environ['SSLVIZ_CACHE']))) "
                       "+ '\\n')"),
-        new_code_cell("ResultCache('demo').get_or_compute({'k': 1}, "
+        new_code_cell("ResultCache('demo', code='sslviz.em').get_or_compute({'k': 1}, "
                       "lambda: {'x': np.arange(3)})"),
     ]), path)
     return path, log
@@ -107,7 +107,7 @@ def test_cold_runs_read_the_store_and_count_what_it_lacks(user_cache, tmp_path, 
     cold = bench_notebooks([path], progress=False)[0]
     assert cold.stored_missing == 1  # the store is empty: the cold run computed the result
     assert "stored results missing (computed by the cold run" in format_notebook_table([cold])
-    ResultCache("demo", store, store="").save({"k": 1}, {"x": np.arange(3)})
+    ResultCache("demo", store, code="sslviz.em", store="").save({"k": 1}, {"x": np.arange(3)})
     assert bench_notebooks([path], progress=False)[0].stored_missing == 0
     assert bench_notebooks([path], progress=False, use_store=False)[0].stored_missing == 0
     assert os.environ["SSLVIZ_STORE"] == str(store)  # restored after --without-store

@@ -21,7 +21,7 @@ ARRAYS = {"accuracy": np.array([0.5, 0.75]), "words": np.array(["lecture", "exam
 
 @pytest.fixture
 def cache():
-    return ResultCache("demo")  # in the test's private cache (tests/conftest.py)
+    return ResultCache("demo", code="sslviz.em")  # in the test's private cache (tests/conftest.py)
 
 
 def assert_arrays(got, expected=ARRAYS):
@@ -117,14 +117,14 @@ def test_read_only_cache_warns_and_returns_the_result(tmp_path, monkeypatch):
     folder.chmod(0o500)
     monkeypatch.setenv("SSLVIZ_CACHE", str(folder))
     with pytest.warns(CacheWarning, match="Point SSLVIZ_CACHE at a writable folder"):
-        assert_arrays(ResultCache("demo").get_or_compute(KEY, lambda: ARRAYS))
+        assert_arrays(ResultCache("demo", code="sslviz.em").get_or_compute(KEY, lambda: ARRAYS))
 
 
 def test_cache_root_that_is_a_file(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     monkeypatch.setenv("SSLVIZ_CACHE", str(blocker))
-    cache = ResultCache("demo")
+    cache = ResultCache("demo", code="sslviz.em")
     assert cache.load(KEY) is None
     with pytest.warns(CacheWarning, match="could not write"):
         assert_arrays(cache.get_or_compute(KEY, lambda: ARRAYS))
@@ -138,7 +138,7 @@ def test_stale_part_files_are_swept_fresh_ones_kept(cache):
         part.write_bytes(b"half")
     old = time.time() - 2 * 3600
     os.utime(stale, (old, old))
-    ResultCache("demo")
+    ResultCache("demo", code="sslviz.em")
     assert not stale.exists() and fresh.exists()
 
 
@@ -146,7 +146,7 @@ _WRITER = """
 import sys, numpy as np
 from sslviz.cache import ResultCache
 big = np.arange(3_000_000, dtype=float) + float(sys.argv[1])
-ResultCache("demo").save({"version": 1, "entry": "shared"}, {"values": big})
+ResultCache("demo", code="sslviz.em").save({"version": 1, "entry": "shared"}, {"values": big})
 print("written", flush=True)
 """
 

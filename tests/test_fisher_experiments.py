@@ -201,11 +201,11 @@ def test_grid_is_cached_per_job_and_reused_by_other_method_sets(result_cache, mo
     # ul-cat (with nb+em): 2 sizes x 2 unlabeled sizes x 2 splits; nb (with n-cat): once per
     # labeled set
     assert len(files) == 8 + 4
-    key = {"version": fisher_experiments.FISHER_CACHE_VERSION,
+    key = {"version": fisher_experiments.RESULT_VERSION,
            "data": fisher_experiments.data_digest(X, Y, *FOLDS), "n_labeled": 30,
            "n_unlabeled": 0, "split": 1, "methods": ["n-cat", "nb"],
            "settings": SETTINGS.group_key(("n-cat", "nb"))}
-    entry = ResultCache("fisher").load(key)
+    entry = ResultCache("fisher", code=fisher_experiments).load(key)
     assert entry["accuracy"][1] == first.accuracy[1, 0, 1, 1] == first.accuracy[1, 1, 1, 1]
     assert entry["seconds"].shape == (2,)
     monkeypatch.setattr(fisher_experiments, "fisher_split_accuracies", refuse)

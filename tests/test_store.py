@@ -5,6 +5,7 @@ makes them; and the project's own store (listed, present, small)."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import nbformat
@@ -12,7 +13,8 @@ import numpy as np
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from sslviz.cache import CacheWarning, ResultCache
+from sslviz import code_digest as cd
+from sslviz.cache import CacheWarning, ResultCache, stored_key
 from sslviz.experiments import store as store_module
 from sslviz.experiments.store import (
     MANIFEST,
@@ -20,7 +22,9 @@ from sslviz.experiments.store import (
     MAX_STORE_BYTES,
     STORED_KINDS,
     check_notebook,
+    read_code,
     read_manifest,
+    stale_kinds,
     store_notebook,
 )
 
@@ -36,12 +40,12 @@ def store(tmp_path, monkeypatch):
 
 def put(folder, kind, key, arrays):
     """Write an entry for ``key`` into ``folder`` (a cache root) the way the cache does."""
-    ResultCache(kind, folder, store="").save(key, arrays)
+    ResultCache(kind, folder, code="sslviz.em", store="").save(key, arrays)
 
 
 def test_an_entry_missing_from_the_cache_is_read_from_the_store(store):
     put(store, "demo", {"k": 1}, {"x": np.arange(3)})
-    cache = ResultCache("demo")
+    cache = ResultCache("demo", code="sslviz.em")
     assert cache.load({"k": 1})["x"].tolist() == [0, 1, 2]
     assert cache.load({"k": 2}) is None
     assert not cache.folder.exists()  # reading the store writes nothing into the user's cache
@@ -49,29 +53,31 @@ def test_an_entry_missing_from_the_cache_is_read_from_the_store(store):
 
 def test_the_users_cache_comes_first(store):
     put(store, "demo", {"k": 1}, {"x": np.arange(3)})
-    ResultCache("demo").save({"k": 1}, {"x": np.zeros(2)})
-    assert ResultCache("demo").load({"k": 1})["x"].tolist() == [0.0, 0.0]
+    ResultCache("demo", code="sslviz.em").save({"k": 1}, {"x": np.zeros(2)})
+    assert ResultCache("demo", code="sslviz.em").load({"k": 1})["x"].tolist() == [0.0, 0.0]
 
 
 def test_an_empty_store_variable_switches_the_store_off(store, monkeypatch):
     put(store, "demo", {"k": 1}, {"x": np.arange(3)})
     monkeypatch.setenv("SSLVIZ_STORE", "")
-    assert ResultCache("demo").load({"k": 1}) is None
+    assert ResultCache("demo", code="sslviz.em").load({"k": 1}) is None
 
 
 def test_a_stored_entry_of_another_key_or_damaged_is_named_and_kept(store):
     put(store, "demo", {"k": 1}, {"x": np.arange(3)})
-    path = store / "demo" / ResultCache("demo").path({"k": 1}).name
-    swapped = store / "demo" / ResultCache("demo").path({"k": 2}).name
+    path = store / "demo" / ResultCache("demo", code="sslviz.em").path({"k": 1}).name
+    swapped = store / "demo" / ResultCache("demo", code="sslviz.em").path({"k": 2}).name
     path.rename(swapped)  # an entry under the name of another key
     with pytest.warns(CacheWarning, match="ignoring damaged stored result .*git checkout"):
-        assert ResultCache("demo").load({"k": 2}) is None
+        assert ResultCache("demo", code="sslviz.em").load({"k": 2}) is None
     assert swapped.is_file()  # the store is read-only
     swapped.write_bytes(b"not an npz")
     with pytest.warns(CacheWarning, match="ignoring damaged stored result"):
-        computed = ResultCache("demo").get_or_compute({"k": 2}, lambda: {"x": np.ones(1)})
+        computed = ResultCache("demo", code="sslviz.em").get_or_compute(
+            {"k": 2}, lambda: {"x": np.ones(1)})
     assert computed["x"].tolist() == [1.0] and swapped.read_bytes() == b"not an npz"
-    assert ResultCache("demo", store="").load({"k": 2})["x"].tolist() == [1.0]  # in the cache
+    in_cache = ResultCache("demo", code="sslviz.em", store="").load({"k": 2})
+    assert in_cache["x"].tolist() == [1.0]
 
 
 def probe_notebook(tmp_path, value):
@@ -79,9 +85,11 @@ def probe_notebook(tmp_path, value):
     path = tmp_path / "probe.ipynb"
     nbformat.write(new_notebook(cells=[
         new_code_cell("import numpy as np\nfrom sslviz.cache import ResultCache"),
-        new_code_cell(f"ResultCache('demo').get_or_compute({{'v': {value}}}, "
+        new_code_cell("ResultCache('demo', code='sslviz.em')"
+                      f".get_or_compute({{'v': {value}}}, "
                       f"lambda: {{'x': np.full(2, {value}.0)}})"),
-        new_code_cell("ResultCache('other').save({'v': 0}, {'x': np.zeros(1)})"),
+        new_code_cell("ResultCache('other', code='sslviz.em')"
+                      ".save({'v': 0}, {'x': np.zeros(1)})"),
     ]), path)
     return path
 
@@ -90,14 +98,15 @@ def test_the_store_command_keeps_a_lectures_kinds_and_drops_what_it_no_longer_us
         store, tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(STORED_KINDS, "probe", ("demo",))
     assert store_notebook(probe_notebook(tmp_path, 1)) == {"demo": 1}
-    first = ResultCache("demo").path({"v": 1}).name
+    first = ResultCache("demo", code="sslviz.em").path({"v": 1}).name
     assert read_manifest() == {"probe": {"demo": [first]}}
+    assert read_code() == {"probe": {"demo": {"sslviz.em": cd.code_digest("sslviz.em")}}}
     assert not (store / "other").exists()  # not a stored kind
     assert "also computed, not stored: other" in capsys.readouterr().out
-    assert ResultCache("demo").load({"v": 1})["x"].tolist() == [1.0, 1.0]
+    assert ResultCache("demo", code="sslviz.em").load({"v": 1})["x"].tolist() == [1.0, 1.0]
 
     store_notebook(probe_notebook(tmp_path, 2))  # the lecture changed its setting
-    second = ResultCache("demo").path({"v": 2}).name
+    second = ResultCache("demo", code="sslviz.em").path({"v": 2}).name
     assert read_manifest() == {"probe": {"demo": [second]}}
     assert sorted(p.name for p in (store / "demo").iterdir()) == [second]
     assert json.loads((store / MANIFEST).read_text())["made_by"].endswith("store")
@@ -108,7 +117,7 @@ def test_check_finds_a_stored_number_the_code_no_longer_computes(store, tmp_path
     notebook = probe_notebook(tmp_path, 1)
     store_notebook(notebook)
     assert check_notebook(notebook) == []
-    name = ResultCache("demo").path({"v": 1}).name
+    name = ResultCache("demo", code="sslviz.em").path({"v": 1}).name
     put(store, "demo", {"v": 1}, {"x": np.full(2, 1.5)})  # a stored number that is not computed
     assert check_notebook(notebook) == [f"demo/{name}: array 'x' differs"]
 
@@ -132,3 +141,42 @@ def test_the_projects_store_is_listed_complete_and_small():
     assert not large, f"stored entries this large are data, not results: {large}"
     size = sum(p.stat().st_size for p in PROJECT_STORE.glob("*/*.npz"))
     assert size <= MAX_STORE_BYTES, f"the store holds {size:,} bytes"
+
+
+def test_the_projects_store_was_made_by_todays_code():
+    """Fast (reads the manifest only). When it fails, the message names the command."""
+    stale = stale_kinds(PROJECT_STORE)
+    assert not stale, "stored results made by other code:\n" + "\n".join(stale)
+
+
+def test_every_stored_entry_holds_the_code_its_manifest_records():
+    code, manifest = read_code(PROJECT_STORE), read_manifest(PROJECT_STORE)
+    for stem, kinds in manifest.items():
+        for kind, names in kinds.items():
+            for name in names:
+                assert stored_key(PROJECT_STORE / kind / name)["code"]["digest"] == \
+                    code[stem][kind][stored_key(PROJECT_STORE / kind / name)["code"]["module"]]
+
+
+def test_a_changed_line_of_em_makes_the_store_check_fail_with_the_command(
+        store, tmp_path, monkeypatch):
+    monkeypatch.setitem(STORED_KINDS, "probe", ("demo",))
+    store_notebook(probe_notebook(tmp_path, 1))  # an entry computed by the code of sslviz.em
+    copy = tmp_path / "copy" / "sslviz"
+    shutil.copytree(cd.PACKAGE_ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert stale_kinds(store, root=copy) == []
+    em = copy / "em.py"
+    em.write_text(em.read_text(encoding="utf-8") + "\n\ndef _unused():\n    return 0\n",
+                  encoding="utf-8")
+    cd.code_digest.cache_clear()
+    assert stale_kinds(store, root=copy) == [
+        "probe: the code behind stored kind 'demo' changed (sslviz.em, or a module it imports): "
+        "rerun `python -m sslviz.experiments store notebooks/probe.ipynb`"]
+
+
+def test_a_kind_without_a_digest_is_stale(store):
+    (store / MANIFEST).parent.mkdir(parents=True)
+    (store / MANIFEST).write_text(json.dumps({"notebooks": {"probe": {"demo": ["x.npz"]}}}))
+    assert stale_kinds(store) == [
+        "probe: stored kind 'demo' has no code digest: "
+        "rerun `python -m sslviz.experiments store notebooks/probe.ipynb`"]

@@ -31,7 +31,7 @@ from ..splits import split_labeled
 from ..tuning import choose_alpha
 from .runner import run_jobs
 
-TABLE_VERSION = 1  # part of seed_threshold_table's cache key: bump it when a run's result changes
+RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
 
 
 # -- seeded runs on a corpus ---------------------------------------------------------------------
@@ -262,7 +262,7 @@ def seed_threshold_table(X, y, estimator, *, X_test, y_test, seeds, thresholds, 
                        shared={"X": X, "y": y, "X_test": X_test, "y_test": y_test,
                                "estimator": estimator, "n_labeled": n_labeled,
                                "max_iter": max_iter},
-                       key=lambda job: {**job, **fixed, "data": digest, "version": TABLE_VERSION},
+                       key=lambda job: {**job, **fixed, "data": digest, "version": RESULT_VERSION},
                        use_cache=use_cache, n_jobs=n_jobs, progress=False)
     shape = (len(thresholds), len(seeds))
     field = {name: np.array([float(r[name]) for r in results]).reshape(shape)

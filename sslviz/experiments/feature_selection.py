@@ -32,7 +32,7 @@ from ..validation import check_choice, check_int, check_number
 from ..words import log_odds_pair
 from .runner import run_jobs
 
-CACHE_VERSION = 3
+RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
 ALL_WORDS = 0  # in ``sizes``: every word of the feature set
 
 
@@ -182,7 +182,7 @@ def vocabulary_sweep(X, y, vocabulary, *, feature_sets, sizes, label_sizes, seed
     EM's iteration 0) and EM on the labeled and unlabeled documents, both scored on the test
     rows. Each (labeled-set size, seed) is one job of :func:`sslviz.experiments.runner.run_jobs`
     (cache kind ``"feature_selection"``, keyed by the data's digest, every parameter and
-    :data:`CACHE_VERSION`). Cost: ``len(feature_sets) × len(label_sizes) × len(seeds)``
+    :data:`RESULT_VERSION`). Cost: ``len(feature_sets) × len(label_sizes) × len(seeds)``
     rankings and ``len(sizes)`` times as many EM fits.
 
     Parameters
@@ -226,7 +226,7 @@ def vocabulary_sweep(X, y, vocabulary, *, feature_sets, sizes, label_sizes, seed
     if np.any(sizes < 0):
         raise ValueError(f"sizes must be positive, or 0 for all words; got {sizes.tolist()}")
     X = sp.csr_matrix(X)
-    common = {"version": CACHE_VERSION, "data": data_digest(X, np.asarray(y), test_rows,
+    common = {"version": RESULT_VERSION, "data": data_digest(X, np.asarray(y), test_rows,
                                                             vocabulary),
               "sets": [[name, method, _stop_key(stop)] for name, (method, stop)
                        in zip(names, specs, strict=True)],

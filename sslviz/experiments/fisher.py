@@ -22,7 +22,7 @@ from itertools import product
 
 import numpy as np
 
-from ..cache import ResultCache, data_digest
+from ..cache import data_digest
 from ..fisher import (  # noqa: F401 (the document view is re-exported for the explorers)
     ANNEALING,
     VARIANTS,
@@ -36,9 +36,7 @@ from ..tsvm import TransductiveSVM
 from ..tuning import ALPHA_GRID, choose_alpha
 from .runner import run_jobs
 
-FISHER_CACHE_VERSION = 3  # 3: C and α chosen on labeled rows, tf-idf for the linear SVMs
-TSVM_CACHE_VERSION = 3  # 2: working-set retrains, looser tolerance below the last level;
-#                         3: SVM-light's tolerance 0.001 at the last level (was 1e-4)
+RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
 
 #: Methods in the column order of Table 1.
 FISHER_METHODS = ("n-cat", "ul-cat", "ul-cl", "linear", "tsvm", "nb+em", "nb")
@@ -430,8 +428,8 @@ def stored_fisher_grid(X, y, *, sizes, unlabeled_sizes, splits, test_folds,
     methods = _check_methods(methods)
     cells, jobs = _grid_jobs(sizes, unlabeled_sizes, splits, methods, unlabeled_methods)
     digest = data_digest(X, np.asarray(y), *[np.asarray(fold) for fold in test_folds])
-    cache = ResultCache("fisher")
-    results = [cache.load(_job_key(job, digest, settings)) for job in jobs]
+    results = run_jobs(_run_job, jobs, kind="fisher", cached_only=True,
+                       key=lambda job: _job_key(job, digest, settings))
     if any(result is None for result in results):
         return None
     return _grid_from_results(cells, jobs, results, sizes, unlabeled_sizes, splits, methods)
@@ -470,8 +468,7 @@ def _grid_jobs(sizes, unlabeled_sizes, splits, methods, unlabeled_methods):
 def _job_key(job, digest, settings):
     """Cache key of a job; groups of labeled-only methods are stored once per labeled set."""
     labeled_only = set(job["methods"]) <= set(LABELED_ONLY_METHODS)
-    solver = {"tsvm_version": TSVM_CACHE_VERSION} if "tsvm" in job["methods"] else {}
-    return {"version": FISHER_CACHE_VERSION, "data": digest, **job, **solver,
+    return {"version": RESULT_VERSION, "data": digest, **job,
             "n_unlabeled": 0 if labeled_only else job["n_unlabeled"],
             "settings": settings.group_key(job["methods"])}
 

@@ -41,7 +41,7 @@ from ..tsvm import TransductiveSVM
 from ..tuning import Choice, best_index, choose_alpha, choose_by_cv, labeled_folds
 from .runner import run_jobs
 
-VERSION = 2  # 2: the SGT on one cached basis per task, ARPACK's start fixed
+RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
 FRACTIONS = (0.01, 0.05, 0.1, 0.25)
 K_GRID = (5, 10, 20)
 SPREAD_ALPHAS = (0.5, 0.9, 0.99)
@@ -102,7 +102,7 @@ def webkb_course_task(*, options=TEXT_OPTIONS, data_dir=None, use_cache=True):
         return {"data": X.data, "indices": X.indices, "indptr": X.indptr,
                 "shape": np.array(X.shape), "y": views["target"][words]}
 
-    arrays = ResultCache("graphs-tasks").get_or_compute(
+    arrays = ResultCache("graphs-tasks", code=__name__).get_or_compute(
         {"task": "webkb-course-pages", "options": repr(options), "version": 2}, build,
         use_cache=use_cache)
     counts = sp.csr_matrix((arrays["data"], arrays["indices"], arrays["indptr"]),
@@ -167,8 +167,8 @@ class NeighbourGraphs:
 def neighbour_search(unit, max_k=MAX_K):
     """The cosine neighbour search every job of a task shares (its graphs for each k): cached,
     as labels play no part in it."""
-    key = {"data": data_digest(unit), "max_k": max_k, "version": VERSION}
-    arrays = ResultCache("graphs-neighbours").get_or_compute(key, lambda: dict(zip(
+    key = {"data": data_digest(unit), "max_k": max_k, "version": RESULT_VERSION}
+    arrays = ResultCache("graphs-neighbours", code=__name__).get_or_compute(key, lambda: dict(zip(
         ("similarities", "neighbours"), cosine_neighbours(unit, max_k), strict=True)))
     return arrays["similarities"], arrays["neighbours"]
 
@@ -287,7 +287,7 @@ def sense_curves(task, *, fractions=FRACTIONS, seeds=range(5), n_jobs=None, prog
     jobs = [{"fraction": float(f), "seed": int(s)} for f in fractions for s in seeds]
     digest = task.digest
     results = run_jobs(sense_job, jobs, kind="graphs-senses",
-                       key=lambda job: {"data": digest, "version": VERSION, **job},
+                       key=lambda job: {"data": digest, "version": RESULT_VERSION, **job},
                        shared={"counts": task.counts, "unit": task.unit, "y": task.y,
                                "search": neighbour_search(task.unit)},
                        n_jobs=n_jobs, progress=progress, description=f"{task.name}: senses")
@@ -304,8 +304,8 @@ def spectral_basis(task, *, n_neighbors=SGT_SETTINGS["n_neighbors"],
                    n_components=SGT_SETTINGS["n_components"]):
     """The SGT's eigenvector basis of a task's graph (labels play no part in it: one per task,
     cached)."""
-    key = {"data": task.digest, "k": n_neighbors, "d": n_components, "version": VERSION}
-    arrays = ResultCache("graphs-basis").get_or_compute(key, lambda: {
+    key = {"data": task.digest, "k": n_neighbors, "d": n_components, "version": RESULT_VERSION}
+    arrays = ResultCache("graphs-basis", code=__name__).get_or_compute(key, lambda: {
         "V": smooth_eigenvectors(sgt_graph(task.unit, n_neighbors), n_components)[0]})
     return arrays["V"]
 
@@ -346,7 +346,7 @@ def text_curves(task, *, sizes=(8, 16, 32, 64), seeds=range(5), positive_share=N
             for n in sizes for s in seeds]
     digest = task.digest
     results = run_jobs(text_job, jobs, kind="graphs-text",
-                       key=lambda job: {"data": digest, "version": VERSION, **job},
+                       key=lambda job: {"data": digest, "version": RESULT_VERSION, **job},
                        shared={"counts": task.counts, "unit": task.unit, "y": task.y,
                                "basis": spectral_basis(task),
                                "search": neighbour_search(task.unit)},
@@ -394,7 +394,7 @@ def pool_test_curves(X, y, pool, test, *, fractions=FRACTIONS, seeds=range(5), n
     jobs = [{"fraction": float(f), "seed": int(s)} for f in fractions for s in seeds]
     digest, unit = data_digest(counts, y, pool, test), unit_rows(counts)
     results = run_jobs(pool_test_job, jobs, kind="graphs-pool-test",
-                       key=lambda job: {"data": digest, "version": VERSION, **job},
+                       key=lambda job: {"data": digest, "version": RESULT_VERSION, **job},
                        shared={"counts": counts, "unit": unit, "y": y, "pool": pool,
                                "test": test, "search": neighbour_search(unit)},
                        n_jobs=n_jobs, progress=progress, description="pool and test")

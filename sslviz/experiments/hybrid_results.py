@@ -16,16 +16,17 @@ from pathlib import Path
 import numpy as np
 
 from .._io import atomic_write
-from ..cache import ResultCache
 from .hybrid import (
-    CACHE_VERSION,
     CORPORA,
     METHODS,
     PAPER_N_SEEDS,
     PAPER_SIZES,
     PAPER_TABLES,
+    RESULT_VERSION,
+    evaluate_split,
     table_key,
 )
+from .runner import run_jobs
 
 RESULTS_FILE = Path(__file__).resolve().parents[2] / "data" / "results" / "hybrid_paper_scale.json"
 RUN_COMMAND = "python -m sslviz.experiments hybrid table"
@@ -38,16 +39,12 @@ def cached_cells(corpus, *, sizes, seeds):
     Returns ``{(size, seed): result dict}`` for the cached jobs and the list of missing
     ``(size, seed)``.
     """
-    cache, key = ResultCache("hybrid"), table_key(corpus)
-    found, missing = {}, []
-    for size in sizes:
-        for seed in seeds:
-            result = cache.load(key({"n_labeled": int(size), "seed": int(seed)}))
-            if result is None:
-                missing.append((int(size), int(seed)))
-            else:
-                found[int(size), int(seed)] = result
-    return found, missing
+    cells = [(int(size), int(seed)) for size in sizes for seed in seeds]
+    results = run_jobs(evaluate_split, [{"n_labeled": size, "seed": seed} for size, seed in cells],
+                       kind="hybrid", key=table_key(corpus), cached_only=True)
+    found = {cell: result for cell, result in zip(cells, results, strict=True)
+             if result is not None}
+    return found, [cell for cell, result in zip(cells, results, strict=True) if result is None]
 
 
 def corpus_summary(corpus, *, sizes=None, seeds=range(PAPER_N_SEEDS)):
@@ -71,7 +68,7 @@ def corpus_summary(corpus, *, sizes=None, seeds=range(PAPER_N_SEEDS)):
 def write_results(corpora, path=RESULTS_FILE, *, seeds=range(PAPER_N_SEEDS)):
     """Summarise the cache for every corpus of ``corpora`` (loaded :class:`HybridCorpus`) into
     ``path`` (JSON, written atomically); returns the summary."""
-    summary = {"methods": list(METHODS), "cache_version": CACHE_VERSION,
+    summary = {"methods": list(METHODS), "cache_version": RESULT_VERSION,
                "seeds": [int(s) for s in seeds], "command": RUN_COMMAND,
                "corpora": {c.name: corpus_summary(c, seeds=seeds) for c in corpora}}
     with atomic_write(path, "w") as file:

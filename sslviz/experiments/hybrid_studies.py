@@ -29,13 +29,13 @@ from ..tuning import (
 )
 from .hybrid import (
     C_GRID,
-    CACHE_VERSION,
     CORPORA,
     EM_WEIGHTS,
     MER_FOLDS,
     MER_WEIGHTS,
     PAPER_N_SEEDS,
     PAPER_SIZES,
+    RESULT_VERSION,
     choose_on_labeled,
     evaluation_split,
     hybrid_table,
@@ -400,7 +400,7 @@ def _corpus_jobs(function, jobs, corpus, *, kind, description, use_cache, n_jobs
     digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
     return run_jobs(
         function, jobs, kind=kind,
-        key=lambda job: {"data": digest, "n_test": corpus.n_test, "version": CACHE_VERSION,
+        key=lambda job: {"data": digest, "n_test": corpus.n_test, "version": RESULT_VERSION,
                          "n_unlabeled": corpus.n_unlabeled, **job},
         shared={"X": corpus.X, "y": corpus.y, "test_rows": corpus.test_rows,
                 "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled},

@@ -2,9 +2,10 @@
 
 An experiment is a list of *jobs* (one seeded split at one setting, say); each job's result is a
 dict of arrays. :func:`run_jobs` returns the results in job order: those found in the cache
-(:class:`sslviz.cache.ResultCache`, keyed by the data's digest, the job and the code version) are
-read, the others are computed in parallel processes (joblib) and stored as soon as each finishes,
-so an interrupted run resumes where it stopped: results are stored in the order they finish.
+(:class:`sslviz.cache.ResultCache`, keyed by the job's key -- the data's digest and every setting --
+and the code of the job function's module and of everything it imports) are read, the others
+are computed in parallel processes (joblib) and stored as soon as each finishes, so an
+interrupted run resumes where it stopped: results are stored in the order they finish.
 
 Inside :func:`use_scheduler` the jobs go to a Dask cluster instead (``dask.distributed``, an
 optional dependency: ``pip install sslviz[cluster]``): the same cache, the same resume, the same
@@ -53,7 +54,7 @@ def use_scheduler(address):
 
 
 def run_jobs(function, jobs, *, kind, key, shared=None, use_cache=True, n_jobs=None,
-             progress=True, description=None):
+             progress=True, description=None, cached_only=False):
     """Run ``function(**shared, **job)`` for every job; return the results in job order.
 
     Parameters
@@ -65,8 +66,8 @@ def run_jobs(function, jobs, *, kind, key, shared=None, use_cache=True, n_jobs=N
     kind : str
         Cache folder of these results.
     key : callable (job) -> dict
-        The cache key of a job: everything its result depends on (data digest, parameters,
-        version).
+        The cache key of a job: everything its result depends on (data digest, parameters) but
+        the code, which the cache adds (``function``'s module and what it imports).
     shared : dict, optional
         Keyword arguments common to every job (e.g. the data), not part of the key.
     use_cache : bool, default=True
@@ -75,9 +76,14 @@ def run_jobs(function, jobs, *, kind, key, shared=None, use_cache=True, n_jobs=N
         Parallel processes (joblib; ``-1`` = all cores). Results do not depend on it.
     progress : bool
         Show a progress bar over the jobs that are computed.
+    cached_only : bool, default=False
+        Compute nothing: the results the cache (or the project's store) holds, ``None`` for
+        the jobs it does not hold (a run not made yet, or made by other code).
     """
     shared = shared or {}
-    cache = ResultCache(kind)
+    cache = ResultCache(kind, code=function)
+    if cached_only:
+        return [cache.load(key(job)) for job in jobs]
     results = [cache.load(key(job)) if use_cache else None for job in jobs]
     todo = [i for i, result in enumerate(results) if result is None]
     if not todo:

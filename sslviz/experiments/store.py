@@ -11,9 +11,14 @@ stale stored entry is never used -- the lecture then computes the result itself.
 ``python -m sslviz.experiments store [NOTEBOOK ...]`` makes the store: it runs each lecture top to
 bottom in a fresh kernel with an empty cache and the store switched off (so every result is
 computed), then keeps the entries of the kinds :data:`STORED_KINDS` names for that lecture, and
-records them in ``MANIFEST.json`` (which lecture stored which file). ``--check`` runs the same
-computation and compares it with the store instead of writing: the stored numbers are what the code
-computes today.
+records them in ``MANIFEST.json`` (which lecture stored which file, and the code behind each
+kind: the computing module and its :func:`sslviz.code_digest.code_digest`, read from the entries'
+keys). ``--check`` runs the same computation and compares it with the store instead of writing:
+the stored numbers are what the code computes today.
+
+Every entry's key holds the digest of the code that computed it, so an entry made by older code is
+never read. :func:`stale_kinds` compares the manifest's digests with today's sources, without
+computing anything: the test suite runs it, and names the command that rebuilds a stale lecture.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ import numpy as np
 
 from .. import cli
 from .._io import atomic_write
+from ..cache import stored_key
+from ..code_digest import PACKAGE_ROOT, code_digest
 from ..paths import store_dir
 
 #: For each lecture (notebook file stem), the result kinds whose entries are stored: its sweeps
@@ -48,15 +55,52 @@ MAX_STORE_BYTES = 20_000_000  # the store lives in git: a test keeps it small
 MAX_ENTRY_BYTES = 300_000  # results, not data: a corpus's derivatives stay in the user's cache
 
 __all__ = ["MANIFEST", "MAX_ENTRY_BYTES", "MAX_STORE_BYTES", "STORED_KINDS", "check_notebook",
-           "main", "read_manifest", "store_notebook"]
+           "main", "read_code", "read_manifest", "stale_kinds", "store_notebook"]
+
+
+def _manifest(store):
+    path = Path(store or store_dir()) / MANIFEST
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def read_manifest(store=None) -> dict:
     """``{notebook stem: {kind: [file names]}}`` of the store (empty if there is none)."""
-    path = Path(store or store_dir()) / MANIFEST
-    if not path.is_file():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8"))["notebooks"]
+    return _manifest(store).get("notebooks", {})
+
+
+def read_code(store=None) -> dict:
+    """``{notebook stem: {kind: {module: digest}}}``: the code behind each stored kind."""
+    return _manifest(store).get("code", {})
+
+
+def stale_kinds(store=None, root=PACKAGE_ROOT) -> list[str]:
+    """What in the store was computed by code that has changed since (one line each, with the
+    command that rebuilds it); empty when every stored kind matches the sources under ``root``.
+
+    Reads the manifest only: nothing is computed."""
+    code, problems = read_code(store), []
+    for stem, kinds in read_manifest(store).items():
+        rebuild = f"rerun `python -m sslviz.experiments store notebooks/{stem}.ipynb`"
+        for kind in kinds:
+            recorded = code.get(stem, {}).get(kind)
+            if not recorded:
+                problems.append(f"{stem}: stored kind {kind!r} has no code digest: {rebuild}")
+                continue
+            changed = sorted(module for module, digest in recorded.items()
+                             if _digest_or_none(module, root) != digest)
+            if changed:
+                problems.append(f"{stem}: the code behind stored kind {kind!r} changed "
+                                f"({', '.join(changed)}, or a module it imports): {rebuild}")
+    return problems
+
+
+def _digest_or_none(module, root):
+    try:
+        return code_digest(module, root)
+    except ValueError:  # the module is gone
+        return None
 
 
 def _run_fresh(notebook, kinds):
@@ -92,16 +136,18 @@ def store_notebook(notebook, *, store=None) -> dict:
     store = Path(store or store_dir())
     start = time.perf_counter()
     for seconds, made in _run_fresh(notebook, kinds):  # noqa: B007 (both used after the loop)
+        made_by = {kind: _code_of_entries(files.values()) for kind, files in made.items()}
         for kind, files in made.items():
             (store / kind).mkdir(parents=True, exist_ok=True)
             for name, path in files.items():
                 with atomic_write(store / kind / name) as out, open(path, "rb") as source:
                     shutil.copyfileobj(source, out)
-    manifest = read_manifest(store)
+    manifest, code = read_manifest(store), read_code(store)
     old = manifest.get(stem, {})
     manifest[stem] = {kind: sorted(files) for kind, files in made.items()}
+    code[stem] = made_by
     _remove_unused(store, old, manifest)
-    _write_manifest(store, manifest)
+    _write_manifest(store, manifest, code)
     print(f"{Path(notebook).name}: stored {sum(map(len, made.values()))} results "
           f"({seconds:.0f} s of cells, {time.perf_counter() - start:.0f} s in all)")
     return {kind: len(files) for kind, files in made.items()}
@@ -116,9 +162,24 @@ def _remove_unused(store, old, manifest):
                 (store / kind / name).unlink(missing_ok=True)
 
 
-def _write_manifest(store, manifest):
+def _code_of_entries(paths):
+    """``{module: digest}`` of the code that computed the entry files ``paths``."""
+    code = {}
+    for path in paths:
+        recorded = stored_key(path).get("code")
+        if recorded is None:
+            raise ValueError(f"{path} was cached without the code that computed it; its writer "
+                             "must pass code= to ResultCache")
+        if code.setdefault(recorded["module"], recorded["digest"]) != recorded["digest"]:
+            raise ValueError(f"entries of {recorded['module']} computed by two versions of its "
+                             "code; run the lecture again on an empty cache")
+    return dict(sorted(code.items()))
+
+
+def _write_manifest(store, manifest, code):
     text = json.dumps({"made_by": "python -m sslviz.experiments store",
-                       "notebooks": dict(sorted(manifest.items()))}, indent=1, sort_keys=True)
+                       "notebooks": dict(sorted(manifest.items())),
+                       "code": dict(sorted(code.items()))}, indent=1, sort_keys=True)
     with atomic_write(Path(store) / MANIFEST, "w") as handle:
         handle.write(text + "\n")
 

@@ -102,7 +102,7 @@ def sense_task(corpus, senses=None, *, window=10, stop_words=(), test_size=0.25,
                      [corpus.context(int(i)) for i in rows])
 
 
-TASK_CACHE_VERSION = 1  # 1: collocation features and split as made by sense_task
+RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
 
 
 def load_sense_task(word, senses, *, window=10, stop_words="sklearn", test_size=0.25,
@@ -111,11 +111,11 @@ def load_sense_task(word, senses, *, window=10, stop_words="sklearn", test_size=
 
     ``stop_words`` names a stop list of :func:`sslviz.datasets.load_stoplist` (``"sklearn"``,
     ``"smart"``) or is ``None``. The task is kept in the disk cache (kind ``"sense_tasks"``, keyed
-    by the archive's sha256, every argument and :data:`TASK_CACHE_VERSION`): parsing the XML and
+    by the archive's sha256, every argument and :data:`RESULT_VERSION`): parsing the XML and
     building the collocation features takes about a second per word, reading them back a few
     milliseconds. ``use_cache=False`` builds the task again and replaces its entry.
     """
-    key = {"version": TASK_CACHE_VERSION,
+    key = {"version": RESULT_VERSION,
            "sha256": file_sha256(locate("senseval", data_dir=data_dir)), "word": word,
            "senses": None if senses is None else [str(sense) for sense in senses],
            "window": window, "stop_words": stop_words, "test_size": test_size,
@@ -127,7 +127,7 @@ def load_sense_task(word, senses, *, window=10, stop_words="sklearn", test_size=
         return _task_arrays(sense_task(corpus, window=window, stop_words=stop,
                                        test_size=test_size, random_state=random_state))
 
-    return _task_from_arrays(ResultCache("sense_tasks").get_or_compute(key, build,
+    return _task_from_arrays(ResultCache("sense_tasks", code=__name__).get_or_compute(key, build,
                                                                        use_cache=use_cache))
 
 
@@ -283,7 +283,6 @@ def supervised_accuracy(task, n_labeled, *, seeds=(0, 1, 2, 3, 4), alpha=0.1):
 
 
 # -- the map of instances (for pictures only) ----------------------------------------------------
-MAP_CACHE_VERSION = 1  # 1: t-SNE for 350 iterations, angle 0.8, learning rate n/12; kept on disk
 MAP_PARAMS = {"n_lsa": 30, "perplexity": 30.0, "max_iter": 350, "angle": 0.8}
 
 
@@ -338,7 +337,7 @@ def map_job(X, random_state):
 def instance_maps(matrices, *, random_state=0, use_cache=True):
     """:func:`instance_map` of each matrix, kept in the disk cache (kind ``"yarowsky_map"``).
 
-    The key is the matrix's digest, the seed, :data:`MAP_PARAMS` and :data:`MAP_CACHE_VERSION`:
+    The key is the matrix's digest, the seed, :data:`MAP_PARAMS` and :data:`RESULT_VERSION`:
     a map is computed once per machine, then read back (a few milliseconds).
 
     Returns
@@ -347,7 +346,7 @@ def instance_maps(matrices, *, random_state=0, use_cache=True):
     """
     jobs = [{"X": X} for X in matrices]
     results = run_jobs(map_job, jobs, kind="yarowsky_map", shared={"random_state": random_state},
-                       key=lambda job: {"version": MAP_CACHE_VERSION, "data": data_digest(job["X"]),
+                       key=lambda job: {"version": RESULT_VERSION, "data": data_digest(job["X"]),
                                         "random_state": random_state, **MAP_PARAMS},
                        use_cache=use_cache, progress=False)
     return [result["xy"] for result in results]
