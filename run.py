@@ -27,8 +27,7 @@ from pathlib import Path
 
 MIN_PYTHON = (3, 10)
 ROOT = Path(__file__).resolve().parent
-DATASETS = ("20newsgroups", "webkb", "reuters21578", "smart_stoplist", "senseval", "splice",
-            "golub")  # splice and golub: lecture 08
+LECTURE_DATA = ("--lectures",)  # every corpus a lecture loads (sslviz.lectures)
 PYTEST_ARGS = (
     "-rs",  # list skipped tests with their reason (e.g. browser tests without Chromium)
     "--nbval-lax",
@@ -247,19 +246,19 @@ def missing_data_message(missing, data_dir=None):
     return "\n".join(lines)
 
 
-def ensure_data(python, root=ROOT, datasets=DATASETS):
+def ensure_data(python, root=ROOT, datasets=LECTURE_DATA):
     """Fetch the corpora the notebooks need.
 
     Returns None when every file is present, else the list of missing file names (empty when they
     could not be listed).
 
-    Contract with ``sslviz.datasets``: ``python -m sslviz.datasets fetch NAME...`` exits 0 when
-    every file of those datasets is present (found or downloaded and checked) and non-zero
-    otherwise; ``python -m sslviz.datasets missing NAME...`` prints the missing files, one per
-    line. If the second command is not available, the missing list stays empty and the message
-    refers to the fetch output.
+    Contract with ``sslviz.datasets``: ``python -m sslviz.datasets fetch --lectures`` exits 0
+    when every file of the datasets the lectures load (``sslviz.lectures``) is present (found or
+    downloaded and checked) and non-zero otherwise; ``python -m sslviz.datasets missing
+    --lectures`` prints the missing files, one per line. If the second command is not
+    available, the missing list stays empty and the message refers to the fetch output.
     """
-    say(f"checking data files ({', '.join(datasets)}) ...")
+    say("checking the lectures' data files ...")
     code = run([python, "-m", "sslviz.datasets", "fetch", *datasets], cwd=root)
     if code == 0:
         return None

@@ -72,7 +72,8 @@ def _student(args) -> int:
 
 
 def _execute(args) -> int:
-    from sslviz.deck import NotebookFailed, execute_in_place
+    from sslviz.deck import execute_in_place
+    from sslviz.notebook_files import NotebookFailed
 
     for path in cli.checked_notebooks(args.notebooks):  # each is written back: check first
         cli.writable_file(path, option="NOTEBOOK")
@@ -95,7 +96,8 @@ def _check_formats(text):
 
 
 def _export(args) -> int:
-    from sslviz.deck import NotebookFailed, export_figures
+    from sslviz.deck import export_figures
+    from sslviz.notebook_files import NotebookFailed
 
     formats = _check_formats(args.formats)
     cli.checked_notebooks(args.notebooks)

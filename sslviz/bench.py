@@ -371,7 +371,7 @@ def _notebooks(args):
     import json
 
     from .bench_notebooks import bench_notebooks, format_notebook_table, rows_as_dicts
-    from .deck import NotebookFailed
+    from .notebook_files import NotebookFailed, write_text
 
     cli.require_classroom("python -m sslviz.bench notebooks")
     notebooks = cli.checked_notebooks(args.notebooks) or None
@@ -386,7 +386,7 @@ def _notebooks(args):
     print(format_notebook_table(rows, link_corpora=not args.cold_corpora,
                                 use_store=not args.without_store))
     if args.json:
-        cli.write_text_atomically(args.json, json.dumps(rows_as_dicts(rows), indent=1))
+        write_text(args.json, json.dumps(rows_as_dicts(rows), indent=1))
     return 0
 
 
@@ -398,7 +398,7 @@ def _explorers(args):
     notebooks = cli.checked_notebooks(args.notebooks) or None
     if args.json:
         cli.writable_file(args.json, option="--json")
-    from .deck import NotebookFailed
+    from .notebook_files import NotebookFailed, write_text
 
     try:
         rows = bench_notebooks(notebooks, n_steps=args.steps, pause=args.pause)
@@ -407,7 +407,7 @@ def _explorers(args):
         return 1
     print(format_explorer_table(rows))
     if args.json:
-        cli.write_text_atomically(args.json, json.dumps(rows, indent=1))
+        write_text(args.json, json.dumps(rows, indent=1))
     return 0
 
 

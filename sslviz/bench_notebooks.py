@@ -22,19 +22,15 @@ never asserted in a test.
 
 from __future__ import annotations
 
-import os
 import tempfile
-import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import nbformat
+from .lectures import CORPUS_KINDS, STORED_KINDS
+from .notebook_files import environment, read_notebook, run_cells
 
 COLD_TARGET, WARM_TARGET = 60.0, 15.0
-# vectorized corpora and parsed tasks, not results: a cold run starts with them
-CORPUS_KINDS = ("counts", "reuters_sentences", "sense_tasks", "graphs-tasks", "graphs-neighbours",
-                "graphs-basis")
 
 __all__ = ["COLD_TARGET", "CORPUS_KINDS", "WARM_TARGET", "NotebookTimes", "bench_notebooks",
            "format_notebook_table", "private_cache", "time_cells"]
@@ -71,63 +67,28 @@ def private_cache(*, link_corpora=True, user_cache=None, use_store=True):
                 if (user_cache / kind).is_dir():
                     (Path(folder) / kind).symlink_to(user_cache / kind, target_is_directory=True)
         changes = {"SSLVIZ_CACHE": folder, **({} if use_store else {"SSLVIZ_STORE": ""})}
-        with _environment(changes):
+        with environment(changes):
             yield Path(folder)
-
-
-@contextmanager
-def _environment(changes):
-    """Set the environment variables ``changes`` inside the block, then restore them."""
-    previous = {name: os.environ.get(name) for name in changes}
-    os.environ.update(changes)
-    try:
-        yield
-    finally:
-        for name, value in previous.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 def time_cells(path, *, timeout=1800, progress=None) -> list[float]:
     """Run ``path``'s code cells in a fresh kernel (environment as now); seconds per cell."""
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
-
-    from sslviz.deck import NotebookFailed
-
     path = Path(path)
-    notebook = nbformat.read(path, as_version=4)
+    notebook = read_notebook(path)
     notebook.cells = [c for c in notebook.cells if c.cell_type == "code"]
-    client = NotebookClient(notebook, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
-    seconds = []
-    with client.setup_kernel():
-        for index, cell in enumerate(notebook.cells):
-            if progress is not None:
-                progress.set_postfix_str(f"{path.name} cell {index + 1}/{len(notebook.cells)}")
-            start = time.perf_counter()
-            try:
-                client.execute_cell(cell, index)
-            except CellExecutionError as error:
-                raise NotebookFailed(f"{path.name}: code cell {index + 1} failed "
-                                     f"({error.ename}: {error.evalue})") from None
-            seconds.append(time.perf_counter() - start)
-    return seconds
+    return run_cells(notebook, path.parent, timeout=timeout, progress=progress, name=path.name,
+                     failure="code cell {n} failed", brief=True)
 
 
 def _stored_kinds_computed(path, cache_folder):
     """How many results of ``path``'s stored kinds are in ``cache_folder`` (computed: the
     project's store did not hold them)."""
-    from sslviz.experiments.store import STORED_KINDS
-
     return sum(len(list((Path(cache_folder) / kind).glob("*.npz")))
                for kind in STORED_KINDS.get(Path(path).stem, ()))
 
 
 def _summary(path, run, seconds, stored_missing=0) -> NotebookTimes:
-    cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+    cells = [c for c in read_notebook(path).cells if c.cell_type == "code"]
     slowest = max(range(len(seconds)), key=seconds.__getitem__) if seconds else 0
     source = cells[slowest].source.strip().splitlines() if cells else []
     return NotebookTimes(Path(path).stem, run, sum(seconds), slowest + 1,

@@ -21,7 +21,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 EXIT_USAGE = 2
@@ -175,20 +174,6 @@ def writable_file(path, *, option):
         raise UsageError(f"{option} {path} cannot be written (no permission in {parent}); "
                          "choose another file or fix the permissions")
     return path
-
-
-def write_text_atomically(path, text):
-    """Write ``text`` to ``path`` through a temporary file: no partial file on any failure."""
-    path = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=path.absolute().parent, prefix=f".{path.name}.",
-                                         suffix=".part")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 # -- the classroom extras --------------------------------------------------------------------------

@@ -22,30 +22,18 @@ import nbformat
 from tqdm.auto import tqdm
 
 from sslviz.export import FORMATS, PRESETS
+from sslviz.notebook_files import (
+    NotebookDataMissing,
+    NotebookFailed,
+    read_notebook,
+    run_cells,
+    write_notebook,
+)
 
-__all__ = ["NotebookFailed", "default_notebooks", "execute_in_place", "export_figures",
-           "run_with_final_cell"]
+__all__ = ["NotebookDataMissing", "NotebookFailed", "default_notebooks", "execute_in_place",
+           "export_figures", "run_with_final_cell"]
 
 _MARK = "SSLVIZ-EXPORTED:"
-
-
-class NotebookFailed(RuntimeError):
-    """A cell of a notebook raised while the figures were being made."""
-
-
-class NotebookDataMissing(FileNotFoundError):
-    """A notebook stopped because a corpus it loads is missing or corrupt (a user error: the
-    message is the data layer's, naming the file and how to fetch it)."""
-
-
-_DATA_ERRORS = ("DatasetMissingError", "ChecksumMismatchError", "DataFolderError")
-
-
-def _failure(path, error, what):
-    """The exception for a failed cell: data the user must fetch, or a failing notebook."""
-    if getattr(error, "ename", "") in _DATA_ERRORS:
-        return NotebookDataMissing(f"{path.name}: {getattr(error, 'evalue', '')}")
-    return NotebookFailed(f"{path.name}: {what}:\n{str(error)[-1500:]}")
 
 
 @dataclass(frozen=True)
@@ -95,26 +83,11 @@ def run_with_final_cell(path: Path, final_cell, *, first_cells=(), timeout=600, 
     The kernel starts in the notebook's folder, as in JupyterLab. ``first_cells`` run before the
     notebook's own; ``progress`` (a tqdm bar) advances once per cell.
     """
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
-
-    notebook = nbformat.read(path, as_version=4)
-    cells = [*first_cells, *(c for c in notebook.cells if c.cell_type == "code"), final_cell]
-    notebook.cells = cells
-    client = NotebookClient(notebook, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
-    with client.setup_kernel():
-        for index, cell in enumerate(cells):
-            if progress is not None:
-                progress.set_postfix_str(f"{path.name} cell {index + 1}/{len(cells)}")
-            try:
-                client.execute_cell(cell, index)
-            except CellExecutionError as error:
-                raise _failure(path, error, f"code cell {index + 1} failed; run the notebook "
-                               "to see why") from None
-            if progress is not None:
-                progress.update(1)
-    return cells[-1]
+    notebook = read_notebook(path)
+    notebook.cells = [*first_cells, *(c for c in notebook.cells if c.cell_type == "code"),
+                      final_cell]
+    run_cells(notebook, path.parent, timeout=timeout, progress=progress, name=path.name)
+    return notebook.cells[-1]
 
 
 def _run_notebook(path: Path, options: _Options, progress, timeout) -> list[Path]:
@@ -179,7 +152,7 @@ def export_figures(notebooks=None, folder="figures", *, preset="16:9", formats=F
 
 
 def _code_cells(path: Path) -> int:
-    return sum(cell.cell_type == "code" for cell in nbformat.read(path, as_version=4).cells)
+    return sum(cell.cell_type == "code" for cell in read_notebook(path).cells)
 
 
 def execute_in_place(path: Path, *, timeout=1800) -> Path:
@@ -194,30 +167,14 @@ def execute_in_place(path: Path, *, timeout=1800) -> Path:
     can draw the view (JupyterLab would show an error in its place). Running the cell in
     JupyterLab brings the live widget back. The write is atomic.
     """
-    import os
-
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
-
-    from sslviz._io import atomic_write
     from sslviz.hosted import add_setup_cell
     from sslviz.slides import apply_slides, is_explorer_cell
 
     path = Path(path)
-    notebook = nbformat.read(path, as_version=4)
+    notebook = read_notebook(path)
     add_setup_cell(notebook)  # the hosted-start cell runs with the rest (it does nothing here)
-    previous = os.environ.get("SSLVIZ_STRICT_CLAIMS")
-    os.environ["SSLVIZ_STRICT_CLAIMS"] = "1"  # the kernel inherits it
-    try:
-        NotebookClient(notebook, timeout=timeout, kernel_name="python3",
-                       resources={"metadata": {"path": str(path.parent)}}).execute()
-    except CellExecutionError as error:
-        raise _failure(path, error, "a cell failed; nothing was written") from None
-    finally:
-        if previous is None:
-            os.environ.pop("SSLVIZ_STRICT_CLAIMS", None)
-        else:
-            os.environ["SSLVIZ_STRICT_CLAIMS"] = previous
+    run_cells(notebook, path.parent, timeout=timeout, env={"SSLVIZ_STRICT_CLAIMS": "1"},
+              name=path.name, failure="a cell failed; nothing was written")
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code" and not is_explorer_cell(cell):
@@ -226,8 +183,7 @@ def execute_in_place(path: Path, *, timeout=1800) -> Path:
             for output in cell.outputs:
                 _keep_static_picture(output)
     apply_slides(notebook)
-    with atomic_write(path, mode="w") as handle:
-        nbformat.write(notebook, handle)
+    write_notebook(notebook, path)
     return path
 
 

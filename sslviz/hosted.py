@@ -18,8 +18,6 @@ __all__ = ["REPOSITORY", "SETUP_CELL", "SETUP_TAG", "add_setup_cell", "setup_cel
 
 REPOSITORY = "https://github.com/sslviz/sslviz"  # the launch badges and the install use it
 SETUP_TAG = "hosted-setup"
-LECTURE_DATASETS = ("20newsgroups", "webkb", "reuters21578", "smart_stoplist", "senseval",
-                    "splice", "golub")
 
 SETUP_CELL = f'''\
 # Hosted start (Binder, Colab): when sslviz is missing, install it and fetch the corpora (checked
@@ -39,8 +37,7 @@ if importlib.util.find_spec("sslviz") is None:
                                   "folder run `python3 run.py lab` (README, 'The two commands')")
     SOURCE = os.environ.get("SSLVIZ_INSTALL", "sslviz[lab] @ git+{REPOSITORY}")
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", SOURCE], check=True)
-    CORPORA = "{" ".join(LECTURE_DATASETS)}"
-    FETCH = subprocess.run([sys.executable, "-m", "sslviz.datasets", "fetch", *CORPORA.split()])
+    FETCH = subprocess.run([sys.executable, "-m", "sslviz.datasets", "fetch", "--lectures"])
     if FETCH.returncode:  # e.g. Golub has no public URL: the lecture that needs it says so
         print("Some corpora could not be fetched (see above); the lectures that need them say so.")
     importlib.invalidate_caches()'''

@@ -35,10 +35,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import nbformat
-
-from sslviz._io import atomic_write
 from sslviz.hosted import SETUP_TAG, add_setup_cell, setup_cell_problems
+from sslviz.notebook_files import read_notebook, write_notebook
 
 __all__ = [
     "apply_slides",
@@ -146,9 +144,8 @@ def update_notebooks(paths) -> list[Path]:
     changed = []
     for path in paths:
         path = Path(path)
-        notebook = nbformat.read(path, as_version=4)
+        notebook = read_notebook(path)
         if apply_slides(notebook):
-            with atomic_write(path, mode="w") as handle:
-                nbformat.write(notebook, handle)
+            write_notebook(notebook, path)
             changed.append(path)
     return changed

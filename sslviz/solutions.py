@@ -13,7 +13,8 @@ from pathlib import Path
 
 import nbformat
 
-from sslviz.cli import UsageError, write_text_atomically
+from sslviz.cli import UsageError
+from sslviz.notebook_files import read_notebook, write_notebook
 from sslviz.slides import is_solution_cell
 
 __all__ = ["exercise_indices", "missing_solutions", "student_version", "write_student_versions"]
@@ -54,7 +55,7 @@ def write_student_versions(paths, out) -> list[str]:
 
     notebooks = []
     for path in checked_notebooks(paths):  # a folder gives its notebooks
-        notebook = nbformat.read(path, as_version=4)
+        notebook = read_notebook(path)
         missing = missing_solutions(notebook)
         if missing:
             raise UsageError(f"{path}: {missing[0]!r} has no solution cell right after it; tag "
@@ -65,7 +66,7 @@ def write_student_versions(paths, out) -> list[str]:
     summaries = []
     for path, notebook in notebooks:
         student, removed = student_version(notebook)
-        write_text_atomically(out / path.name, nbformat.writes(student) + "\n")
+        write_notebook(student, out / path.name)
         summaries.append(f"{path.name}: {len(exercise_indices(notebook))} exercises, "
                          f"{removed} solution cells removed")
     return summaries

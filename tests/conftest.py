@@ -184,7 +184,7 @@ class _StaleStore:
     def pytest_terminal_summary(self, terminalreporter, config):
         if hasattr(config, "workerinput"):
             return
-        from sslviz.experiments.store import STORED_KINDS
+        from sslviz.lectures import STORED_KINDS
         from sslviz.paths import cache_dir
 
         kinds = sorted({kind for kinds in STORED_KINDS.values() for kind in kinds})

@@ -98,7 +98,7 @@ def test_the_command_writes_json(user_cache, tmp_path, capsys):
 
 def test_cold_runs_read_the_store_and_count_what_it_lacks(user_cache, tmp_path, monkeypatch):
     from sslviz.cache import ResultCache
-    from sslviz.experiments.store import STORED_KINDS
+    from sslviz.lectures import STORED_KINDS
 
     path, _ = cache_probe(tmp_path)
     monkeypatch.setitem(STORED_KINDS, "probe", ("demo",))

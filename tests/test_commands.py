@@ -170,7 +170,9 @@ def test_bench_json_is_written_whole_at_the_end(monkeypatch, tmp_path, capsys):
     assert [p.name for p in tmp_path.iterdir()] == ["rows.json"]  # no temporary file left
 
 
-def test_write_text_atomically_leaves_no_partial_file(tmp_path, monkeypatch):
+def test_write_text_leaves_no_partial_file(tmp_path, monkeypatch):
+    from sslviz.notebook_files import write_text
+
     target = tmp_path / "out.json"
     target.write_text("old")
 
@@ -179,8 +181,23 @@ def test_write_text_atomically_leaves_no_partial_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "replace", fail)
     with pytest.raises(OSError, match="No space"):
-        cli.write_text_atomically(target, "new")
+        write_text(target, "new")
     assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_files_a_command_writes_are_readable_by_others_under_umask_022(tmp_path):
+    import nbformat
+
+    from sslviz.notebook_files import write_notebook, write_text
+
+    previous = os.umask(0o022)
+    try:
+        write_text(tmp_path / "rows.json", "[]")
+        write_notebook(nbformat.v4.new_notebook(), tmp_path / "student.ipynb")
+    finally:
+        os.umask(previous)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir()}
+    assert modes == {"rows.json": 0o644, "student.ipynb": 0o644}
 
 
 @pytest.mark.parametrize("module", ["sslviz", "sslviz.experiments", "sslviz.bench",

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CLASSROOM = ("ipywidgets", "jupyterlab", "jupyterlab_widgets", "nbclient", "nbformat", "IPython",
              "ipykernel", "jupyterlab_slideshow", "jupyter_client", "nbval", "pytest")
 NEEDS_CLASSROOM = {"sslviz.widgets", "sslviz.deck", "sslviz.slides", "sslviz.bench_explorers",
-                   "sslviz.bench_notebooks", "sslviz.solutions"}
+                   "sslviz.bench_notebooks", "sslviz.solutions", "sslviz.notebook_files"}
 
 BLOCKER = textwrap.dedent(f"""
     import sys

@@ -20,7 +20,8 @@ import pytest
 from helpers import PATIENCE_S
 
 from sslviz.datasets import locate, status
-from sslviz.hosted import LECTURE_DATASETS, SETUP_CELL
+from sslviz.hosted import SETUP_CELL
+from sslviz.lectures import LECTURE_DATASETS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -84,14 +85,26 @@ def test_on_a_hosted_service_the_cell_installs_sslviz_and_fetches_checked_corpor
         shared / "SmartStoplist.txt").read_bytes()
 
 
-def test_the_hosted_start_fetches_what_run_py_and_binder_fetch():
-    """run.py cannot import sslviz before installing it, so the list is written three times."""
+def test_the_hosted_start_run_py_and_binder_fetch_the_lectures_datasets():
+    """One list, sslviz.lectures: run.py (which cannot import sslviz before installing it),
+    Binder and the hosted cell all ask ``python -m sslviz.datasets fetch --lectures``."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("run_script", ROOT / "run.py")
     run_script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(run_script)
-    assert tuple(run_script.DATASETS) == LECTURE_DATASETS
+    assert run_script.LECTURE_DATA == ("--lectures",)
     post_build = (ROOT / ".binder" / "postBuild").read_text()
-    fetch = next(line for line in post_build.splitlines() if "datasets fetch" in line)
-    assert tuple(fetch.split("fetch", 1)[1].replace("\\", "").split()) == LECTURE_DATASETS
+    assert "python -m sslviz.datasets fetch --lectures" in post_build
+    assert '"sslviz.datasets", "fetch", "--lectures"' in SETUP_CELL
+
+
+def test_fetch_lectures_means_every_lecture_dataset(monkeypatch, capsys):
+    from sslviz.datasets import __main__ as datasets_main
+
+    asked = []
+    monkeypatch.setattr(datasets_main, "fetch", lambda names: asked.append(names) or [])
+    assert datasets_main.main(["fetch", "--lectures"]) == 0
+    assert tuple(asked[0]) == LECTURE_DATASETS
+    assert datasets_main.main(["fetch", "golub", "--lectures"]) == 0
+    assert asked[1][0] == "golub" and set(asked[1]) == set(LECTURE_DATASETS)

@@ -1,6 +1,7 @@
 """sslviz.experiments.hybrid (evaluation sets, tuning on labeled rows, one evaluation, the cached
 table, perplexity, the command line) and the explorers of sslviz.widgets.hybrid, on a small
 synthetic corpus. Every test has a private result cache (tests/conftest.py)."""
+import json
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 import sslviz.experiments.hybrid as H
 import sslviz.experiments.hybrid_results as R
 import sslviz.experiments.hybrid_studies as S
+from sslviz.code_digest import code_of
 from sslviz.tuning import choose_alpha, choose_by_cv, labeled_folds
 
 X, Y, _ = topic_corpus(n_docs=300, n_words=30, n_labeled=0, seed=5)
@@ -349,3 +351,37 @@ def test_committed_results_file_matches_a_recomputation_of_its_smallest_cell(rea
                               test_rows=corpus.test_rows, n_test=corpus.n_test,
                               n_unlabeled=corpus.n_unlabeled)
     np.testing.assert_allclose(cell["accuracy"][0], result["accuracy"] * 100, atol=1e-3)
+
+
+@pytest.mark.skipif(not R.RESULTS_FILE.exists(), reason="no paper-scale results file")
+def test_committed_results_file_was_computed_by_todays_code():
+    """Fast: compares the code recorded in the file with today's sources (no recomputation)."""
+    assert R.results_code_changed(R.read_results()) == ""
+
+
+def test_a_results_file_of_other_code_names_the_rerun():
+    summary = {"code": {"module": "sslviz.experiments.hybrid", "digest": "0" * 16}}
+    assert R.results_code_changed(summary).endswith(R.RERUN_HINT)
+    assert "hybrid table" in R.RERUN_HINT and "hybrid summary" in R.RERUN_HINT
+    assert R.results_code_changed({"code": code_of(H.evaluate_split)}) == ""
+
+
+def test_recheck_records_todays_code_only_when_the_smallest_cell_is_unchanged(tmp_path):
+    corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    H.hybrid_table(corpus, sizes=[8, 16], seeds=[0], progress=False)
+    path = tmp_path / "paper.json"
+    summary = R.write_results([corpus], path, seeds=[0])
+    stale = {**summary, "code": {"module": "sslviz.experiments.hybrid", "digest": "0" * 16}}
+    assert R.results_code_changed(stale)
+    assert R.recheck(stale, {"webkb": corpus}, path=path) == []
+    rechecked = R.read_results(path)
+    assert rechecked["code"] == code_of(H.evaluate_split)
+    assert rechecked["code_checked_by"] == ["webkb |Dl|=8 set 0"]
+    assert rechecked["corpora"] == summary["corpora"]
+
+    moved = json.loads(json.dumps(stale))
+    moved["corpora"]["webkb"]["sizes"]["8"]["accuracy"][0][0] += 0.5  # a number that moved
+    path.write_text(json.dumps(moved))
+    [difference] = R.recheck(moved, {"webkb": corpus}, path=path)
+    assert difference.startswith("webkb |Dl|=8 set 0: today [")
+    assert R.read_results(path) == moved  # the file is left as it was

@@ -159,3 +159,36 @@ def test_lecture_04_does_not_import_lecture_07():
                              "print('sslviz.cem' in sys.modules)"],
                             capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+def test_the_lecture_registry_the_notebooks_and_the_module_trios_agree():
+    from sslviz.lectures import LECTURES
+
+    notebooks = sorted(p.stem for p in (PACKAGE.parent / "notebooks").glob("*.ipynb"))
+    assert [lecture.stem for lecture in LECTURES] == notebooks
+    for lecture in LECTURES:
+        for layer in ("experiments", "plots", "widgets"):
+            assert (PACKAGE / layer / f"{lecture.module}.py").is_file(), (lecture.stem, layer)
+
+
+def test_every_explorer_is_named_after_its_lecture():
+    """An explorer copied from another lecture would export files under that lecture's name."""
+    from sslviz.lectures import explorer_prefix
+
+    for path in sorted((PACKAGE / "widgets").glob("*.py")):
+        module = f"sslviz.widgets.{path.stem}"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Explorer":
+                name = node.args[0]
+                if isinstance(name, ast.JoinedStr):  # f"11_graphs-{name}": its first part
+                    name = name.values[0]
+                text = name.value if isinstance(name, ast.Constant) else ast.unparse(name)
+                assert text.startswith(explorer_prefix(module)) or "explorer_prefix" in text, (
+                    module, text)
+
+
+def test_the_store_and_the_benchmark_import_no_circle():
+    from sslviz.code_digest import closure
+
+    assert "sslviz.bench_notebooks" in closure("sslviz.experiments.store")  # it runs lectures
+    assert "sslviz.experiments.store" not in closure("sslviz.bench_notebooks")  # even lazily

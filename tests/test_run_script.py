@@ -181,7 +181,8 @@ def test_ensure_data_lists_the_missing_files_after_a_failed_fetch(
     monkeypatch.setattr(run_script.subprocess, "run", fake_subprocess_run)
     assert run_script.ensure_data("py", tmp_path) == ["a.tar.gz", "b.zip"]
     assert commands[0][1:4] == ["-m", "sslviz.datasets", "fetch"]
-    assert commands[0][4:] == list(run_script.DATASETS)
+    assert commands[0][4:] == ["--lectures"]
+    assert commands[1][4:] == ["--lectures"]
     assert commands[1][3] == "missing"
 
 
@@ -198,32 +199,31 @@ def test_pytest_always_sees_a_data_folder(run_script, tmp_path):
     assert env["SSLVIZ_DATA"] == "corpora"
 
 
-def test_the_datasets_the_notebooks_need(run_script):
-    assert set(run_script.DATASETS) == {
-        "20newsgroups",
-        "webkb",
-        "reuters21578",
-        "smart_stoplist",
-        "senseval",
-        "splice",
-        "golub",
-    }
+def test_the_datasets_the_lectures_need():
+    from sslviz.lectures import LECTURE_DATASETS
+
+    assert set(LECTURE_DATASETS) == {"20newsgroups", "webkb", "reuters21578", "smart_stoplist",
+                                     "senseval", "splice", "golub"}
 
 
-def test_every_corpus_a_notebook_loads_is_fetched(run_script):
-    """A notebook that loads a registered corpus (by its loader's name) finds it fetched."""
+def test_every_corpus_a_notebook_loads_is_in_its_lectures_record(run_script):
+    """A notebook that loads a registered corpus (by its loader's name) has it in its record."""
     import json
 
+    from sslviz.lectures import LECTURES
+
     loaders = {"load_20newsgroups": "20newsgroups", "load_webkb": "webkb", "webkb": "webkb",
-               "load_reuters": "reuters21578", "load_senseval": "senseval",
-               "sense_task": "senseval", "load_splice": "splice", "splice": "splice",
-               "load_golub": "golub", "leukemia": "golub"}
-    needed = set()
-    for path in (Path(run_script.__file__).parent / "notebooks").glob("*.ipynb"):
-        text = "".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"]
-                       if c["cell_type"] == "code")
-        needed |= {name for word, name in loaders.items() if word in text}
-    assert needed <= set(run_script.DATASETS)
+               "link_views": "webkb", "load_reuters": "reuters21578", "reuters": "reuters21578",
+               "load_senseval": "senseval", "sense_task": "senseval", "load_task": "senseval",
+               "load_splice": "splice", "splice": "splice", "load_golub": "golub",
+               "leukemia": "golub", '"smart"': "smart_stoplist", "20news": "20newsgroups"}
+    folder = Path(run_script.__file__).parent / "notebooks"
+    for lecture in LECTURES:
+        cells = json.loads((folder / f"{lecture.stem}.ipynb").read_text())["cells"]
+        text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "code"
+                       and "hosted-setup" not in c["metadata"].get("tags", []))
+        needed = {name for word, name in loaders.items() if word in text}
+        assert needed <= set(lecture.datasets), (lecture.stem, needed - set(lecture.datasets))
 
 
 # ---------------------------------------------------------------- the commands

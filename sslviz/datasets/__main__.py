@@ -27,6 +27,7 @@ from sslviz.datasets.fetch import (
 )
 from sslviz.datasets.registry import REGISTRY
 from sslviz.datasets.verify import OK_STATES
+from sslviz.lectures import LECTURE_DATASETS
 from sslviz.paths import cache_dir, data_dir_origin
 
 
@@ -45,6 +46,8 @@ def _parser() -> cli.Parser:
     ]:
         sub = commands.add_parser(name, help=text, description=text)
         sub.add_argument("names", nargs="*", metavar="NAME", help="dataset names (default: all)")
+        sub.add_argument("--lectures", action="store_true",
+                         help="the datasets the lectures load (sslviz.lectures), besides NAMEs")
     commands.add_parser("path", help="print the data and cache folders")
     return parser
 
@@ -101,6 +104,8 @@ def main(argv=None) -> int:
     not, 2: bad arguments)."""
     args = _parser().parse_args(argv)
     names = getattr(args, "names", None) or None
+    if getattr(args, "lectures", False):
+        names = [*dict.fromkeys([*(names or ()), *LECTURE_DATASETS])]
     _check_names(names)
     try:
         if args.command == "status":

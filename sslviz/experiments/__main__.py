@@ -18,16 +18,15 @@ import importlib
 import sys
 
 from .. import cli
+from ..lectures import LECTURE_COMMANDS
 from . import runner
 
 SCHEDULER_FLAG = "--scheduler"
 
 
-LECTURE_COMMANDS = {"fisher": "sslviz.experiments.fisher_command",
-                    "kernel-expansion": "sslviz.experiments.kernel_expansion",
-                    "hybrid": "sslviz.experiments.hybrid_studies",
-                    "store": "sslviz.experiments.store"}
-"""Each command's module; its ``main(argv)`` parses the command's own options."""
+COMMANDS = {**LECTURE_COMMANDS, "store": "sslviz.experiments.store"}
+"""Each command's module (the lectures' from :mod:`sslviz.lectures`); its ``main(argv)`` parses
+the command's own options."""
 ALIASES = {"fisher-table": ("fisher", "table"), "fisher-figure": ("fisher", "figure")}
 
 
@@ -66,7 +65,7 @@ def _parser():
         "table|perplexity: Tables 1-3 / Figure 2 of Fujino et al. (lecture 09); store: the "
         "lectures' long sweeps, kept in data/results/cache. Every command "
         "takes --scheduler ADDRESS (a Dask cluster).")
-    parser.add_argument("command", choices=[*LECTURE_COMMANDS, *ALIASES],
+    parser.add_argument("command", choices=[*COMMANDS, *ALIASES],
                         help="then the command's options (COMMAND --help lists them)")
     return parser
 
@@ -77,7 +76,7 @@ def _run(argv):
     _parser().parse_args(argv[:1])  # an unknown command is refused here
     if argv[0] in ALIASES:
         argv = [*ALIASES[argv[0]], *argv[1:]]
-    return importlib.import_module(LECTURE_COMMANDS[argv[0]]).main(argv[1:])
+    return importlib.import_module(COMMANDS[argv[0]]).main(argv[1:])
 
 
 if __name__ == "__main__":

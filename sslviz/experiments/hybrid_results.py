@@ -6,6 +6,14 @@ summary`` reads that cache -- it computes nothing -- and writes :data:`RESULTS_F
 and size, the evaluation sets that are in, each set's five accuracies and the job's CPU time.
 The lecture and the README read that file, so a reader sees the run without its cache; sizes
 not yet run are listed as missing.
+
+The file records the code that computed it (``"code"``: :func:`sslviz.code_digest.code_of` of the
+job function, as in every cache key, so a summary can only read results of today's code); a test
+fails with :data:`RERUN_HINT` when that code has changed since (:func:`results_code_changed`).
+When the change should not move a number (a criterion added beside the ones the tables use, say),
+``python -m sslviz.experiments hybrid recheck`` (:func:`recheck`) re-runs the smallest cell of
+every corpus with today's code: only if every accuracy comes out the same does it record today's
+code, with the cells it re-ran (``"code_checked_by"``); otherwise the tables must be rerun.
 """
 
 from __future__ import annotations
@@ -16,13 +24,13 @@ from pathlib import Path
 import numpy as np
 
 from .._io import atomic_write
+from ..code_digest import code_of
 from .hybrid import (
     CORPORA,
     METHODS,
     PAPER_N_SEEDS,
     PAPER_SIZES,
     PAPER_TABLES,
-    RESULT_VERSION,
     evaluate_split,
     table_key,
 )
@@ -30,6 +38,9 @@ from .runner import run_jobs
 
 RESULTS_FILE = Path(__file__).resolve().parents[2] / "data" / "results" / "hybrid_paper_scale.json"
 RUN_COMMAND = "python -m sslviz.experiments hybrid table"
+RERUN_HINT = (f"rerun `{RUN_COMMAND}` (every corpus; hours of CPU: see README, 'paper scale'), "
+              "then `python -m sslviz.experiments hybrid summary --readme README.md` and "
+              "re-execute lecture 09")
 WORKERS = (1, 2, 8, 32)
 
 
@@ -68,13 +79,56 @@ def corpus_summary(corpus, *, sizes=None, seeds=range(PAPER_N_SEEDS)):
 def write_results(corpora, path=RESULTS_FILE, *, seeds=range(PAPER_N_SEEDS)):
     """Summarise the cache for every corpus of ``corpora`` (loaded :class:`HybridCorpus`) into
     ``path`` (JSON, written atomically); returns the summary."""
-    summary = {"methods": list(METHODS), "cache_version": RESULT_VERSION,
+    summary = {"methods": list(METHODS), "code": code_of(evaluate_split),
                "seeds": [int(s) for s in seeds], "command": RUN_COMMAND,
                "corpora": {c.name: corpus_summary(c, seeds=seeds) for c in corpora}}
     with atomic_write(path, "w") as file:
         json.dump(summary, file, indent=1)
         file.write("\n")
     return summary
+
+
+def results_code_changed(summary):
+    """``""`` when ``summary`` (the results file) was computed by today's code, else why not."""
+    recorded, today = summary.get("code"), code_of(evaluate_split)
+    if recorded == today:
+        return ""
+    return (f"the code behind {RESULTS_FILE.name} changed (recorded {recorded}, today {today}): "
+            f"{RERUN_HINT}")
+
+
+def recheck(summary, corpora, *, n_jobs=1, path=RESULTS_FILE):
+    """Re-run the smallest size's first set of each corpus of ``summary`` with today's code.
+
+    ``corpora``: ``{name: HybridCorpus}``. Returns the differences (``[]``: every accuracy the
+    same to 0.001 points); only then is today's code written into the file at ``path``, with the
+    cells re-run.
+    """
+    differences, checked = [], []
+    for name, entry in summary["corpora"].items():
+        if not entry["sizes"]:
+            continue
+        size = min(entry["sizes"], key=int)
+        seed = entry["sizes"][size]["seeds"][0]
+        corpus = corpora[name]
+        [result] = run_jobs(evaluate_split, [{"n_labeled": int(size), "seed": int(seed)}],
+                            kind="hybrid", key=table_key(corpus), n_jobs=n_jobs,
+                            shared={"X": corpus.X, "y": corpus.y, "test_rows": corpus.test_rows,
+                                    "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled,
+                                    "mer": True, "normalization_cv": True},
+                            description=f"recheck {name} {size}")
+        today = np.round(np.asarray(result["accuracy"], dtype=float) * 100, 4)
+        stored = np.asarray(entry["sizes"][size]["accuracy"][0], dtype=float)
+        checked.append(f"{name} |Dl|={size} set {seed}")
+        if not np.allclose(today, stored, rtol=0, atol=1e-3):
+            differences.append(f"{checked[-1]}: today {today.tolist()}, file {stored.tolist()}")
+    if not differences:
+        summary = {**summary, "code": code_of(evaluate_split), "code_checked_by": checked}
+        summary.pop("cache_version", None)
+        with atomic_write(path, "w") as file:
+            json.dump(summary, file, indent=1)
+            file.write("\n")
+    return differences
 
 
 def read_results(path=RESULTS_FILE):

@@ -48,9 +48,13 @@ from .hybrid import (
     table_text,
 )
 from .hybrid_results import (
+    RERUN_HINT,
     RESULTS_FILE,
+    RUN_COMMAND,
     load_corpora,
     projection_text,
+    read_results,
+    recheck,
     results_text,
     update_readme,
     write_results,
@@ -331,7 +335,7 @@ def main(argv=None):
         "interrupted run resumes. 'summary' computes nothing: it writes what the cache holds "
         f"of the tables to {RESULTS_FILE.relative_to(RESULTS_FILE.parents[2])} (table does "
         "too, at its end), which the lecture and the README show.")
-    parser.add_argument("command", choices=["table", "perplexity", "summary"])
+    parser.add_argument("command", choices=["table", "perplexity", "summary", "recheck"])
     parser.add_argument("--corpora", nargs="+", choices=list(CORPORA), default=list(CORPORA))
     parser.add_argument("--sizes", type=int, nargs="+",
                         help="labeled-set sizes (default: the paper's)")
@@ -346,6 +350,8 @@ def main(argv=None):
     start = time.perf_counter()
     if args.command == "summary":
         return _summary(args.readme)
+    if args.command == "recheck":
+        return _recheck(args.n_jobs)
     for name in args.corpora:
         corpus = load_hybrid_corpus(name)
         if args.command == "table":
@@ -361,6 +367,23 @@ def main(argv=None):
     print(f"wall time {time.perf_counter() - start:.0f} s")
     if args.command == "table" and not args.no_cache:
         _summary()
+    return 0
+
+
+def _recheck(n_jobs):
+    """Re-run the smallest cell of each corpus; record today's code only if nothing moved."""
+    summary = read_results()
+    if summary is None:
+        raise cli.UsageError(f"no results file at {RESULTS_FILE}: run `{RUN_COMMAND}` first")
+    names = [name for name, entry in summary["corpora"].items() if entry["sizes"]]
+    differences = recheck(summary, {name: load_hybrid_corpus(name) for name in names},
+                          n_jobs=n_jobs)
+    if differences:
+        print("today's code computes other numbers; the results file is unchanged:",
+              *differences, f"To update it: {RERUN_HINT}", sep="\n")
+        return 1
+    print(f"the smallest cell of {', '.join(names)} is the same with today's code; "
+          f"{RESULTS_FILE.name} now records it")
     return 0
 
 

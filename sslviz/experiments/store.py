@@ -10,7 +10,8 @@ stale stored entry is never used -- the lecture then computes the result itself.
 
 ``python -m sslviz.experiments store [NOTEBOOK ...]`` makes the store: it runs each lecture top to
 bottom in a fresh kernel with an empty cache and the store switched off (so every result is
-computed), then keeps the entries of the kinds :data:`STORED_KINDS` names for that lecture, and
+computed), then keeps the entries of the kinds its :class:`sslviz.lectures.Lecture` record names
+(:data:`sslviz.lectures.STORED_KINDS`), and
 records them in ``MANIFEST.json`` (which lecture stored which file, and the code behind each
 kind: the computing module and its :func:`sslviz.code_digest.code_digest`, read from the entries'
 keys). ``--check`` runs the same computation and compares it with the store instead of writing:
@@ -35,21 +36,9 @@ from .. import cli
 from .._io import atomic_write
 from ..cache import stored_key
 from ..code_digest import PACKAGE_ROOT, code_digest
+from ..lectures import CORPUS_KINDS, STORED_KINDS
 from ..paths import store_dir
 
-#: For each lecture (notebook file stem), the result kinds whose entries are stored: its sweeps
-#: that take more than a few seconds. Everything else a lecture computes, it computes.
-STORED_KINDS = {
-    "04_em_naive_bayes": ("curves", "smoothing", "em_lambda"),
-    "05_feature_selection": ("feature_selection",),
-    "06_fisher_kernel": ("fisher",),
-    "07_classification_em": ("classification_em",),
-    "08_kernel_expansions": ("kernel_expansion", "kernel_expansion_svm"),
-    "09_hybrid_generative_discriminative": ("hybrid", "hybrid-alpha-em", "hybrid-mer",
-                                            "hybrid-perplexity"),
-    "10_components_and_views": ("components_views_cot", "components_views_mem"),
-    "11_graphs": ("graphs-senses", "graphs-text", "graphs-pool-test", "yarowsky_map"),
-}
 MANIFEST = "MANIFEST.json"
 MAX_STORE_BYTES = 20_000_000  # the store lives in git: a test keeps it small
 MAX_ENTRY_BYTES = 300_000  # results, not data: a corpus's derivatives stay in the user's cache
@@ -106,7 +95,7 @@ def _digest_or_none(module, root):
 def _run_fresh(notebook, kinds):
     """Run ``notebook`` on an empty cache; yields once ``(seconds, {kind: {file name: path}})``,
     the files of what it stored, which exist until the loop over this generator ends."""
-    from ..bench_notebooks import CORPUS_KINDS, private_cache, time_cells
+    from ..bench_notebooks import private_cache, time_cells
 
     with private_cache(link_corpora=True, use_store=False) as folder:
         seconds = sum(time_cells(Path(notebook).resolve()))
