@@ -170,3 +170,15 @@ def test_nb_em_bars_are_the_seed_means(ax):
     plot_nb_em_bars(ax, [0.5, 0.7], [0.8, 0.9], title="here")
     np.testing.assert_allclose([p.get_height() for p in ax.patches], [60.0, 85.0])
     assert ax.get_title() == "here"
+
+
+def test_hand_labels_against_yarowsky_on_an_axis_that_separates_near_equal_accuracies():
+    from sslviz.plots.yarowsky import plot_hand_vs_seeds
+
+    ax = Figure().subplots()
+    artists = plot_hand_vs_seeds(ax, [0.900, 0.906, 0.914], 0.905, n_hand=276, n_seeded=276)
+    low, high = ax.get_ylim()
+    assert high - low < 5 and low < 90.0 and high > 91.4  # points, not bars from zero
+    assert artists["yarowsky"].get_ydata().tolist() == [90.5]
+    assert sorted(artists["draws"].get_ydata().tolist()) == pytest.approx([90.0, 90.6, 91.4])
+    assert not ax.patches  # no bars

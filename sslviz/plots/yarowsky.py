@@ -20,7 +20,6 @@ from .common import (
     PURPLE,
     VERMILLION,
     plot_learning_curve,
-    plot_seed_bars,
 )
 
 UNLABELED_COLOR = PALE_GREY
@@ -69,7 +68,7 @@ def plot_label_map(ax, xy, sense_names, *, size=10):
                markeredgecolor=NEW_EDGE_COLOR, label="labeled in this iteration"),
         Line2D([], [], marker="x", linestyle="", color=WRONG_COLOR, label="label ≠ gold sense"),
     ]
-    ax.legend(handles=handles, loc="upper left", fontsize="small", framealpha=0.85)
+    ax.legend(handles=handles, loc="upper left", fontsize="medium", framealpha=0.85)
     ax.set_xticks([])
     ax.set_yticks([])
     return {"points": points, "new": new, "wrong": wrong, "colors": colors, "xy": xy}
@@ -134,7 +133,7 @@ def plot_iteration_maps(axes, xy, model, gold, iterations):
 
 
 # -- the decision list as a table -----------------------------------------------------------------
-def plot_rule_table(ax, n_rows, senses, *, fontsize=10):
+def plot_rule_table(ax, n_rows, senses, *, fontsize=12):
     """An empty table of ``n_rows`` decision-list rules (score, feature, sense).
 
     Parameters
@@ -284,7 +283,33 @@ def plot_supervised_curve(ax, sizes, accuracy, *, yarowsky, yarowsky_label, majo
 
 
 def plot_hand_vs_seeds(ax, supervised, yarowsky, *, n_hand, n_seeded):
-    """Each draw of ``n_hand`` hand labels (test accuracies) beside Yarowsky's final accuracy."""
-    bars = [(f"supervised\n{n_hand} hand labels", supervised, SUPERVISED_COLOR),
-            (f"Yarowsky\n{n_seeded} seed-labeled", [yarowsky], YAROWSKY_COLOR)]
-    return plot_seed_bars(ax, bars, title="each dot a random draw of hand labels", ymax=105)
+    """Each draw of ``n_hand`` hand labels (test accuracies) beside Yarowsky's final accuracy,
+    as dots on an axis narrowed to the values (two near-equal accuracies stay apart).
+
+    Returns
+    -------
+    dict with ``"draws"`` and ``"yarowsky"`` (Line2D) and ``"mean"`` (the draws' mean line)
+    """
+    ax.clear()
+    draws = np.asarray(supervised, dtype=float) * 100
+    ours = float(yarowsky) * 100
+    low, high = min(draws.min(), ours), max(draws.max(), ours)
+    margin = max(1.0, 0.25 * (high - low))
+    artists = {
+        "draws": ax.plot(np.zeros(len(draws)), draws, "o", color=SUPERVISED_COLOR,
+                         markersize=9, alpha=0.8)[0],
+        "mean": ax.hlines(draws.mean(), -0.25, 0.25, color=SUPERVISED_COLOR, linewidth=2.5),
+        "yarowsky": ax.plot([1], [ours], "D", color=YAROWSKY_COLOR, markersize=11)[0],
+    }
+    ax.text(0.3, draws.mean(), f"mean {draws.mean():.1f}%", va="center", ha="left",
+            fontsize="large", color=SUPERVISED_COLOR)
+    ax.text(1.12, ours, f"{ours:.1f}%", va="center", ha="left", fontsize="large",
+            fontweight="bold", color=YAROWSKY_COLOR)
+    ax.set_xticks([0, 1], [f"supervised\n{n_hand} hand labels",
+                           f"Yarowsky\n{n_seeded} seed-labeled"])
+    ax.set_xlim(-0.6, 1.8)
+    ax.set_ylim(low - margin, high + margin)
+    ax.set_ylabel("test accuracy (%)")
+    ax.set_title("each dot a random draw of hand labels")
+    ax.grid(alpha=0.3, axis="y")
+    return artists
