@@ -64,6 +64,9 @@ from .validation import (
     semi_supervised_target,
 )
 
+__all__ = ["CEMClassifier", "CEMStep", "COVARIANCES", "GaussianCEM", "decision_at_iteration",
+           "gaussian_log_density", "partition_sizes"]
+
 COVARIANCES = ("shared", "full", "diag")
 
 

@@ -46,6 +46,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .validation import check_int, check_labels, check_number
 
+__all__ = ["DecisionList", "Rule", "collocation_matrix", "collocations", "presence_matrix",
+           "rank_rules", "top_rules"]
+
 
 # -- features ------------------------------------------------------------------------------------
 def collocations(tokens, head, *, window=10, stop_words=()) -> list[str]:

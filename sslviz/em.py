@@ -71,6 +71,9 @@ from .validation import (
     semi_supervised_target,
 )
 
+__all__ = ["EMStep", "SemiSupervisedNB", "accuracy_by_iteration", "predict_at_iteration",
+           "top_words", "word_scores"]
+
 
 @dataclass(frozen=True)
 class EMStep:

@@ -48,6 +48,9 @@ from .validation import (
     semi_supervised_target,
 )
 
+__all__ = ["EntropyProblem", "EntropyRegularizedLR", "EntropyStep", "entropy_regularized_loss",
+           "unlabeled_shares_by_weight"]
+
 
 @dataclass(frozen=True)
 class EntropyStep:

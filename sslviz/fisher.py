@@ -76,6 +76,10 @@ from .validation import (
 )
 from .words import top_indices
 
+__all__ = ["ANNEALING", "FisherDocumentView", "FisherKernelNB", "VARIANTS", "fisher_document_view",
+           "fisher_scores", "log_likelihood_spherical", "score_blocks", "top_count_entries",
+           "top_entries"]
+
 VARIANTS = ("n-cat", "ul-cat", "ul-cl")
 #: Inverse temperatures of deterministic annealing EM (ours; the paper gives no schedule).
 ANNEALING = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+__all__ = ["Grid", "decision_grid", "grid_extent"]
+
 
 @dataclass(frozen=True)
 class Grid:

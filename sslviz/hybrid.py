@@ -68,6 +68,10 @@ from .validation import (
     semi_supervised_target,
 )
 
+__all__ = ["HybridNB", "HybridStep", "NORMALIZATIONS", "class_word_counts", "combination_objective",
+           "combination_scores", "fit_combination", "leave_one_out_log_likelihoods",
+           "smoothed_log_prob", "weights_by_iteration"]
+
 NORMALIZATIONS = (None, "length")
 
 

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = ["med_duality_gap", "med_gradient", "med_kkt_violation", "med_log_partition",
+           "med_penalties", "med_sweep"]
+
 
 def med_log_partition(R, y_pm, multipliers, gamma):
     """``log Z(λ) = −γ Σ λ + Σ_i log(2 cosh s_i)`` (eq. 5-6)."""

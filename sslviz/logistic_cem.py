@@ -29,6 +29,8 @@ from sklearn.linear_model import LogisticRegression
 from .cem import CEMClassifier
 from .validation import check_int, check_number
 
+__all__ = ["LogisticCEM"]
+
 
 class LogisticCEM(CEMClassifier):
     """Semi-supervised logistic regression trained by CEM (paper section 3.5).

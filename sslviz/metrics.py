@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = ["majority_accuracy"]
+
 
 def majority_accuracy(y_test, classes=None):
     """Accuracy of the best constant guess on ``y_test``: the share of its most frequent class.

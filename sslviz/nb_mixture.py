@@ -17,6 +17,9 @@ from scipy.special import logsumexp
 
 from .validation import is_unlabeled
 
+__all__ = ["MixtureProblem", "MixtureState", "c_step", "initial_state", "log_sum_exp", "m_step",
+           "smoothed_parameters"]
+
 
 @dataclass(frozen=True)
 class MixtureProblem:

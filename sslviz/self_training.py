@@ -67,6 +67,10 @@ from .validation import (
     semi_supervised_target,
 )
 
+__all__ = ["CRITERIA", "PseudoLabelReport", "RECORDS", "SelfTraining", "SelfTrainingStep",
+           "TERMINATION_CONDITIONS", "accuracy_by_iteration", "estimator_at_iteration",
+           "labels_at_iteration", "predict_at_iteration", "pseudo_label_correctness"]
+
 CRITERIA = ("threshold", "k_best", "k_best_per_class")
 TERMINATION_CONDITIONS = ("max_iter", "no_change", "all_labeled")
 RECORDS = ("full", "summary")

@@ -13,6 +13,8 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+__all__ = ["Trace", "freeze_array"]
+
 
 def freeze_array(array):
     """Return ``array`` as a read-only ndarray (``None`` passes through)."""

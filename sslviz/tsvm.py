@@ -103,6 +103,8 @@ from .validation import (
     semi_supervised_target,
 )
 
+__all__ = ["INTERMEDIATE_TOL", "SOLVER_MAX_ITER", "START_FRACTION", "TSVMStep", "TransductiveSVM"]
+
 #: The first unlabeled cost C*₋ is this fraction of ``C_unlabeled`` (Joachims' 10⁻⁵).
 START_FRACTION = 1e-5
 #: Iteration cap of each liblinear fit (scikit-learn's default, 1000, is short for C* = 1).

@@ -23,6 +23,10 @@ import numbers
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 
+__all__ = ["UNLABELED", "check_bool", "check_choice", "check_classes", "check_int", "check_labels",
+           "check_n_jobs", "check_number", "check_numbers", "check_seed", "is_unlabeled",
+           "labeled_mask", "resolve_classes", "semi_supervised_target"]
+
 UNLABELED = -1
 """The target that marks an unlabeled row (scikit-learn's convention)."""
 

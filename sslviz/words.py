@@ -12,6 +12,9 @@ from scipy.special import logsumexp
 
 from .validation import check_int
 
+__all__ = ["log_odds_pair", "log_odds_vs_rest", "log_prob_rest", "top_indices", "top_words",
+           "weighted_log_odds"]
+
 
 def top_indices(scores, k):
     """Indices of the ``k`` highest scores, best first; ties keep the column order.

@@ -53,6 +53,9 @@ from .validation import (
     semi_supervised_target,
 )
 
+__all__ = ["MODES", "Yarowsky", "YarowskyStep", "accuracy_by_iteration", "decision_list_at",
+           "label_accuracy", "strongest_rules", "wrong_labels"]
+
 MODES = ("keep", "rejudge")
 
 
