@@ -76,6 +76,27 @@ def test_choose_width_factor_scores_the_grid_on_labeled_folds():
     assert med.scores[kx.WIDTH_FACTORS.index(med.value)] == med.scores.max()
     one_each = draw_labeled(y, np.arange(80), 2, seed=0)
     assert choose_width_factor(squared_distances(X, X), y, one_each, "med").value == 1.0
+    # the rule is kept with one label per class even on a grid without the factor 1
+    assert choose_width_factor(squared_distances(X, X), y, one_each, "em",
+                               factors=(2.0, 0.5)).value == 1.0
+
+
+def test_a_fixed_width_factor_is_the_rule_scaled_for_both_methods():
+    X, y = two_clusters()
+    options = {"sizes": [6], "seeds": [0, 1], "methods": ("em", "med"), "progress": False}
+    rule = learning_curves(X, y, width="rule", **options)
+    same = learning_curves(X, y, width=1.0, **options)
+    half = learning_curves(X, y, width=0.5, **options)
+    only_half = learning_curves(X, y, width="cv", factors=(0.5,), **options)
+    for m in ("em", "med"):
+        np.testing.assert_array_equal(same.errors(m), rule.errors(m))
+        np.testing.assert_array_equal(only_half.errors(m), half.errors(m))
+        assert np.all(half.table[f"{m}_factor"] == 0.5)
+    for bad in ("wide", 0, -1.0, True, float("nan")):
+        with pytest.raises(ValueError, match="width must be 'rule', 'cv' or a factor > 0"):
+            learning_curves(X, y, width=bad, **options)
+    with pytest.raises(ValueError, match="factor must be a finite number > 0"):
+        learning_curves(X, y, width="cv", factors=(1.0, 0.0), **options)
 
 
 def test_learning_curves_are_cached_and_printed():
