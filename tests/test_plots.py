@@ -170,3 +170,12 @@ def test_nb_em_bars_are_the_seed_means(ax):
     plot_nb_em_bars(ax, [0.5, 0.7], [0.8, 0.9], title="here")
     np.testing.assert_allclose([p.get_height() for p in ax.patches], [60.0, 85.0])
     assert ax.get_title() == "here"
+
+
+def test_seed_bar_labels_sit_above_every_dot_and_inside_the_axes(ax):
+    plot_nb_em_bars(ax, [0.90, 0.99], [0.5, 0.7], title="near the top")
+    dots = np.concatenate([line.get_ydata() for line in ax.get_lines()])
+    labels = {text.get_text(): text.get_position()[1] for text in ax.texts}
+    assert set(labels) == {"94.5%", "60.0%"}
+    assert labels["94.5%"] > 99.0 and labels["60.0%"] > 70.0  # above the highest dot of each bar
+    assert ax.get_ylim()[1] >= dots.max() + 9  # room for the text above the top dot
