@@ -141,7 +141,10 @@ def test_expansion_explorer_refits_replays_and_exports():
     explorer.controls["balanced"].value = False
     explorer.controls["sigma"].value = 0.3
     assert explorer.last_error is None
-    assert "MED (plain), σ = 0.3" in explorer.figure.axes[0].get_title()
+    title = explorer.figure.axes[0].get_title()
+    assert "MED (plain), σ = 0.3" in title
+    last = int(title.split(" of ")[1].split(":")[0])
+    assert slider.max == last and f"iteration {min(slider.value, last)} of {last}" in title
     assert_exports(explorer)
 
 
@@ -156,6 +159,13 @@ def test_curves_explorer_switches_experiment_and_size():
     assert explorer.last_error is None
     assert explorer.figure.axes[0].get_ylabel() == "test errors (of 34)"
     assert len(explorer.figure.axes[0].get_lines()) == 3 + 1  # em, med, svm + the size marker
+    explorer.controls["plain"].value = True  # equal curves: plain EM wide and under plain MED
+    lines = {line.get_label(): line for line in explorer.figure.axes[0].get_lines()}
+    em_plain, med_plain = lines[kx.LABELS["em_plain"]], lines[kx.LABELS["med_plain"]]
+    assert em_plain.get_linewidth() > 2 * med_plain.get_linewidth()
+    assert em_plain.get_zorder() < med_plain.get_zorder()
+    legend = explorer.figure.axes[0].get_legend()
+    assert legend.get_bbox_to_anchor().y0 < explorer.figure.axes[0].get_window_extent().y0
     assert_exports(explorer)
 
 
