@@ -76,6 +76,27 @@ def test_choose_width_factor_scores_the_grid_on_labeled_folds():
     assert med.scores[kx.WIDTH_FACTORS.index(med.value)] == med.scores.max()
     one_each = draw_labeled(y, np.arange(80), 2, seed=0)
     assert choose_width_factor(squared_distances(X, X), y, one_each, "med").value == 1.0
+    # the rule is kept with one label per class even on a grid without the factor 1
+    assert choose_width_factor(squared_distances(X, X), y, one_each, "em",
+                               factors=(2.0, 0.5)).value == 1.0
+
+
+def test_a_fixed_width_factor_is_the_rule_scaled_for_both_methods():
+    X, y = two_clusters()
+    options = {"sizes": [6], "seeds": [0, 1], "methods": ("em", "med"), "progress": False}
+    rule = learning_curves(X, y, width="rule", **options)
+    same = learning_curves(X, y, width=1.0, **options)
+    half = learning_curves(X, y, width=0.5, **options)
+    only_half = learning_curves(X, y, width="cv", factors=(0.5,), **options)
+    for m in ("em", "med"):
+        np.testing.assert_array_equal(same.errors(m), rule.errors(m))
+        np.testing.assert_array_equal(only_half.errors(m), half.errors(m))
+        assert np.all(half.table[f"{m}_factor"] == 0.5)
+    for bad in ("wide", 0, -1.0, True, float("nan")):
+        with pytest.raises(ValueError, match="width must be 'rule', 'cv' or a factor > 0"):
+            learning_curves(X, y, width=bad, **options)
+    with pytest.raises(ValueError, match="factor must be a finite number > 0"):
+        learning_curves(X, y, width="cv", factors=(1.0, 0.0), **options)
 
 
 def test_learning_curves_are_cached_and_printed():
@@ -120,7 +141,10 @@ def test_expansion_explorer_refits_replays_and_exports():
     explorer.controls["balanced"].value = False
     explorer.controls["sigma"].value = 0.3
     assert explorer.last_error is None
-    assert "MED (plain), σ = 0.3" in explorer.figure.axes[0].get_title()
+    title = explorer.figure.axes[0].get_title()
+    assert "MED (plain), σ = 0.3" in title
+    last = int(title.split(" of ")[1].split(":")[0])
+    assert slider.max == last and f"iteration {min(slider.value, last)} of {last}" in title
     assert_exports(explorer)
 
 
@@ -135,6 +159,13 @@ def test_curves_explorer_switches_experiment_and_size():
     assert explorer.last_error is None
     assert explorer.figure.axes[0].get_ylabel() == "test errors (of 34)"
     assert len(explorer.figure.axes[0].get_lines()) == 3 + 1  # em, med, svm + the size marker
+    explorer.controls["plain"].value = True  # equal curves: plain EM wide and under plain MED
+    lines = {line.get_label(): line for line in explorer.figure.axes[0].get_lines()}
+    em_plain, med_plain = lines[kx.LABELS["em_plain"]], lines[kx.LABELS["med_plain"]]
+    assert em_plain.get_linewidth() > 2 * med_plain.get_linewidth()
+    assert em_plain.get_zorder() < med_plain.get_zorder()
+    legend = explorer.figure.axes[0].get_legend()
+    assert legend.get_bbox_to_anchor().y0 < explorer.figure.axes[0].get_window_extent().y0
     assert_exports(explorer)
 
 

@@ -182,3 +182,12 @@ def test_hand_labels_against_yarowsky_on_an_axis_that_separates_near_equal_accur
     assert artists["yarowsky"].get_ydata().tolist() == [90.5]
     assert sorted(artists["draws"].get_ydata().tolist()) == pytest.approx([90.0, 90.6, 91.4])
     assert not ax.patches  # no bars
+
+
+def test_seed_bar_labels_sit_above_every_dot_and_inside_the_axes(ax):
+    plot_nb_em_bars(ax, [0.90, 0.99], [0.5, 0.7], title="near the top")
+    dots = np.concatenate([line.get_ydata() for line in ax.get_lines()])
+    labels = {text.get_text(): text.get_position()[1] for text in ax.texts}
+    assert set(labels) == {"94.5%", "60.0%"}
+    assert labels["94.5%"] > 99.0 and labels["60.0%"] > 70.0  # above the highest dot of each bar
+    assert ax.get_ylim()[1] >= dots.max() + 9  # room for the text above the top dot

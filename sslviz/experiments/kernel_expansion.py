@@ -16,14 +16,16 @@ by the data's digest, the job's parameters and :data:`RESULT_VERSION`; the SVM i
 its own (``"kernel_expansion_svm"``), shared by runs that differ only in the expansion's width.
 ``main`` runs both figures at the paper's scale (``python -m sslviz.experiments.kernel_expansion``).
 
-The width is the paper's rule on the labeled points (:func:`sslviz.kernel_expansion.kernel_width`)
-or, with ``width="cv"``, the rule times a factor chosen by cross-validation on the labeled rows
-(:func:`choose_width_factor`: every fold keeps all unlabeled points in the expansion),
+The width is the paper's rule on the labeled points (:func:`sslviz.kernel_expansion.kernel_width`),
+the rule times a fixed factor (``width=0.5``: EM and MED compared at equal widths), or, with
+``width="cv"``, the rule times a factor chosen from ``factors`` by cross-validation on the labeled
+rows (:func:`choose_width_factor`: every fold keeps all unlabeled points in the expansion),
 separately for EM and MED.
 """
 
 from __future__ import annotations
 
+import numbers
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -46,7 +48,7 @@ from ..kernel_expansion import (
     width_from_distances,
 )
 from ..tuning import Choice, best_index, labeled_folds
-from ..validation import check_choice, check_int
+from ..validation import check_choice, check_int, check_number
 from .runner import run_jobs
 
 RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
@@ -133,7 +135,8 @@ def choose_width_factor(sq, y, labeled, method, *, seed=None, factors=WIDTH_FACT
     from :func:`sslviz.tuning.labeled_folds` over the labeled rows; each fold keeps
     every unlabeled point (and the other labeled points) as kernels, fits ``method`` (balanced)
     on its labeled points and scores the held-out ones. ``sq`` are the squared distances between
-    all points (computed once). With a single label in some class the rule (factor 1) is kept.
+    all points (computed once). With a single label in some class the rule (factor 1, whether or
+not ``factors`` holds it) is kept.
 
     Returns
     -------
@@ -144,7 +147,7 @@ def choose_width_factor(sq, y, labeled, method, *, seed=None, factors=WIDTH_FACT
     targets[labeled] = y[labeled]
     candidates = [{"width_factor": float(f)} for f in factors]
     if np.bincount(y[labeled]).min() < 2:
-        return Choice(candidates[0], candidates, np.full(len(factors), np.nan),
+        return Choice({"width_factor": 1.0}, candidates, np.full(len(factors), np.nan),
                       "the rule (a class has one label: no cross-validation)")
     folds = labeled_folds(targets, cv, random_state=seed, include_unlabeled=True)
     fit = fit_em if method == "em" else fit_med
@@ -172,22 +175,38 @@ def _held_out_score(f, y, method):
     return -np.maximum(0.0, 1 - signed)
 
 
+def check_width(width):
+    """``"rule"``, ``"cv"`` or a factor > 0 of the rule width (a clear error otherwise)."""
+    if width in ("rule", "cv") and isinstance(width, str):
+        return width
+    if isinstance(width, numbers.Real) and not isinstance(width, bool | np.bool_) \
+            and np.isfinite(width) and width > 0:
+        return float(width)
+    raise ValueError(f"width must be 'rule', 'cv' or a factor > 0 of the rule width (e.g. 0.5), "
+                     f"got {width!r}")
+
+
 def draw_result(X, y, n_labeled, seed, *, candidates, test, width="rule", gamma=0.1, C=40.0,
-                methods=METHODS, sq=None):
+                methods=METHODS, sq=None, factors=WIDTH_FACTORS):
     """The ``methods`` on one seeded draw; test errors and what the fits did (a job's result).
 
-    ``sq``: the squared distances between all rows of ``X``, when the caller computed them once
-    for every draw (:func:`learning_curves` does).
+    ``width``: ``"rule"``, ``"cv"`` (a factor of the rule from ``factors``, chosen on the labeled
+    rows) or a number (a fixed factor of the rule, the same for EM and MED). ``sq``: the squared
+    distances between all rows of ``X``, when the caller computed them once for every draw
+    (:func:`learning_curves` does).
     """
+    width = check_width(width)
     methods = [check_choice("method", m, METHODS) for m in methods]
     labeled = draw_labeled(y, candidates, n_labeled, seed)
     test = np.setdiff1d(test, labeled)
     sq = squared_distances(X, X) if sq is None else np.asarray(sq)
     rule = width_from_distances(sq[np.ix_(labeled, labeled)], y[labeled])
     families = sorted({m.split("_")[0] for m in methods if m != "svm"})
-    factors = {m: 1.0 for m in families}
+    grid = factors
+    factors = {m: 1.0 if width == "rule" else width for m in families}
     if width == "cv":
-        factors = {m: choose_width_factor(sq, y, labeled, m, seed=seed).value for m in families}
+        factors = {m: choose_width_factor(sq, y, labeled, m, seed=seed, factors=grid).value
+                   for m in families}
     memberships = {f: membership_from_distances(sq, rule * f) for f in set(factors.values())}
     result = {"sigma": rule, "n_positive_labels": int(np.sum(y[labeled] == 1)),
               **{f"{m}_factor": f for m, f in factors.items()}}
@@ -236,8 +255,8 @@ class Curves:
 
 
 def learning_curves(X, y, *, sizes, seeds, candidates=None, test=None, width="rule",
-                    gamma=0.1, C=40.0, methods=METHODS, use_cache=True, n_jobs=None,
-                    progress=True, description="kernel expansions"):
+                    factors=WIDTH_FACTORS, gamma=0.1, C=40.0, methods=METHODS, use_cache=True,
+                    n_jobs=None, progress=True, description="kernel expansions"):
     """The ``methods`` over labeled-set sizes and seeds (Figures 1b and 2).
 
     The squared distances between all rows are computed once and shared by every draw. The SVM
@@ -251,14 +270,18 @@ def learning_curves(X, y, *, sizes, seeds, candidates=None, test=None, width="ru
     sizes, seeds : sequences of int
     candidates : rows the labeled points are drawn from (default: all)
     test : rows errors are measured on, minus the labeled ones (default: all)
-    width : {"rule", "cv"}
+    width : {"rule", "cv"} or float > 0
+        The paper's rule, the rule times a factor from ``factors`` chosen on the labeled rows
+        (per method), or the rule times this fixed factor.
+    factors : sequence of float > 0, the grid of ``width="cv"``
     methods : sequence of names from :data:`METHODS` (default: all)
 
     Returns
     -------
     Curves
     """
-    check_choice("width", width, ("rule", "cv"))
+    width = check_width(width)
+    factors = tuple(check_number("factor", f, above=0) for f in factors)
     methods = tuple(check_choice("method", m, METHODS) for m in methods)
     if not methods:
         raise ValueError("methods must name at least one of " + ", ".join(METHODS))
@@ -273,12 +296,13 @@ def learning_curves(X, y, *, sizes, seeds, candidates=None, test=None, width="ru
     results = [{} for _ in jobs]
     if expansions:
         shared = {"X": X, "y": y, "candidates": candidates, "test": test, "width": width,
-                  "gamma": gamma, "C": C, "methods": expansions, "sq": squared_distances(X, X)}
+                  "gamma": gamma, "C": C, "methods": expansions, "sq": squared_distances(X, X),
+                  "factors": factors}
 
         def key(job):
             return {"data": digest, "width": width, "gamma": gamma, "C": C,
                     "methods": list(expansions),
-                    "factors": list(WIDTH_FACTORS) if width == "cv" else None,
+                    "factors": list(factors) if width == "cv" else None,
                     "width_folds": 3 if width == "cv" else None,
                     "version": RESULT_VERSION, **job}
 

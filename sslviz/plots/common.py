@@ -100,10 +100,11 @@ def plot_seed_bars(ax, bars, *, title, ymax=100):
         accuracy = np.asarray(accuracy, dtype=float) * 100
         containers.append(ax.bar(x, accuracy.mean(), color=color, alpha=0.35, width=0.6))
         ax.plot(np.full(len(accuracy), x), accuracy, "o", color=color)
-        ax.text(x, accuracy.mean() + 1, f"{accuracy.mean():.1f}%", ha="center", va="bottom",
-                fontweight="bold")
+        ax.text(x, max(accuracy.max(), accuracy.mean()) + 1.5, f"{accuracy.mean():.1f}%",
+                ha="center", va="bottom", fontweight="bold")  # above the dots, never on them
     ax.set_xticks(range(len(bars)), [label for label, _, _ in bars])
-    ax.set_ylim(0, ymax)
+    highest = max((np.max(accuracy) * 100 for _, accuracy, _ in bars), default=0)
+    ax.set_ylim(0, max(ymax, highest + 9))  # room for a label above a dot near the top
     ax.set_ylabel("test accuracy (%)")
     ax.set_title(title)
     ax.grid(alpha=0.3, axis="y")

@@ -8,11 +8,14 @@ import numpy as np
 from matplotlib.colors import LinearSegmentedColormap
 
 from ..experiments.kernel_expansion import LABELS
-from .common import BLACK, BLUE, GREY, ORANGE, PURPLE, SKY, TEXT, VERMILLION
+from .common import BLACK, BLUE, GREY, ORANGE, PURPLE, SKY, VERMILLION
 
 METHOD_COLORS = {"em": ORANGE, "med": PURPLE, "em_plain": SKY, "med_plain": VERMILLION,
                  "svm": BLUE}
 METHOD_STYLES = {"em": "-", "med": "-", "em_plain": ":", "med_plain": ":", "svm": "--"}
+# the plain versions often coincide: EM's is drawn wide and pale under MED's thin line
+METHOD_WIDTHS = {"em_plain": 6.0}
+METHOD_MARKERS = {"em_plain": "s", "med_plain": "o"}
 CLASS_MAP = LinearSegmentedColormap.from_list("two_classes", [BLUE, "#f4f4f4", ORANGE])
 
 
@@ -49,9 +52,9 @@ def plot_fit_trace(ax, trace, *, method):
     (and MED's largest KKT violation) on a twin axis."""
     ax.clear()
     objective = trace.values("objective")
-    (line,) = ax.plot(np.arange(len(objective)), objective, "-", color=TEXT)
+    (line,) = ax.plot(np.arange(len(objective)), objective, "-", color=BLUE, linewidth=2.5)
     ax.set_xlabel("EM iteration" if method == "em" else "MED sweep")
-    ax.set_ylabel("conditional log-likelihood" if method == "em" else "log Z(λ)")
+    ax.set_ylabel("conditional log-likelihood" if method == "em" else "log Z(λ)", color=BLUE)
     ax.grid(alpha=0.3)
     twin = ax.twinx() if not hasattr(ax, "_twin") else ax._twin
     twin.clear()
@@ -59,26 +62,33 @@ def plot_fit_trace(ax, trace, *, method):
     twin.yaxis.tick_right()
     ax._twin = twin
     if method == "med":
-        twin.semilogy(np.maximum(trace.values("kkt_violation"), 1e-16), color=VERMILLION)
+        twin.semilogy(np.maximum(trace.values("kkt_violation"), 1e-16), "--", color=VERMILLION)
         twin.set_ylabel("largest KKT violation", color=VERMILLION)
     else:
-        twin.plot(trace.values("training_accuracy") * 100, color=VERMILLION)
+        twin.plot(trace.values("training_accuracy") * 100, "--", color=VERMILLION)
+        twin.set_ylim(0, 125)  # percent from 0, 100 % below the top: off the objective's line
         twin.set_ylabel("accuracy on labeled points (%)", color=VERMILLION)
     return {"line": line, "twin": twin}
 
 
-def plot_error_curves(ax, curves, methods, *, title, scale=1.0, ylabel="test error"):
+def plot_error_curves(ax, curves, methods, *, title, scale=1.0, ylabel="test error",
+                      legend_below=False):
     """Mean test error (± std over seeds, shaded) per labeled-set size for ``methods``.
 
-    ``scale`` multiplies errors (e.g. 34 to count errors among Golub's 34 test samples).
+    ``scale`` multiplies errors (e.g. 34 to count errors among Golub's 34 test samples);
+    ``legend_below`` puts the legend under the axes, off the curves and bands.
     """
     ax.clear()
     artists = {}
     for method in methods:
         errors = curves.errors(method) * scale
         mean, std = errors.mean(axis=1), errors.std(axis=1)
-        (line,) = ax.plot(curves.sizes, mean, marker="o", color=METHOD_COLORS[method],
-                          linestyle=METHOD_STYLES[method], label=LABELS[method])
+        wide = method in METHOD_WIDTHS
+        (line,) = ax.plot(curves.sizes, mean, marker=METHOD_MARKERS.get(method, "o"),
+                          color=METHOD_COLORS[method], linestyle=METHOD_STYLES[method],
+                          linewidth=METHOD_WIDTHS.get(method, 1.8), alpha=0.6 if wide else 1.0,
+                          markersize=11 if wide else 6, zorder=1.9 if wide else 2.1,
+                          label=LABELS[method])
         band = ax.fill_between(curves.sizes, mean - std, mean + std, color=line.get_color(),
                                alpha=0.12, linewidth=0)
         artists[method] = {"line": line, "band": band}
@@ -86,7 +96,11 @@ def plot_error_curves(ax, curves, methods, *, title, scale=1.0, ylabel="test err
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=9)
+    if legend_below:
+        ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3,
+                  frameon=False)
+    else:
+        ax.legend(fontsize=9)
     return artists
 
 

@@ -221,7 +221,7 @@ def astray_explorer(runs, X, vocabulary, class_names, *, word, target, neighbour
             {str(vocabulary[column]): runs[names[0]].association_path(column, target)[:last + 1]
              for column in neighbours},
             ylabel=f"association with '{class_names[target]}'",
-            title=f"'{vocabulary[word]}' and the words that followed it")
+            title=f"'{vocabulary[word]}' and the words that rose with it")
         accuracy = plot_run_accuracies(accuracy_ax, {name: runs[name].test_accuracy
                                                      for name in names})
         table = plot_word_columns(word_ax, len(names), k, fontsize=10)

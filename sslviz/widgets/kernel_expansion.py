@@ -29,10 +29,9 @@ from ..plots.kernel_expansion import (
     plot_fit_trace,
     plot_semilog_check,
 )
-from .base import Explorer, iteration_control, new_figure, seed_control
+from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
 
 WIDTHS = (0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.8)
-LAST_SHOWN = 40  # the iteration slider's end, which always shows the fit's last iteration
 
 
 def expansion_explorer(X, y, *, method="em", sigma=0.15, n_labeled=6, balanced=True, seed=0,
@@ -43,12 +42,12 @@ def expansion_explorer(X, y, *, method="em", sigma=0.15, n_labeled=6, balanced=T
     -------
     Explorer
         Controls ``n_labeled``, ``sigma``, ``method``, ``balanced``, ``seed`` (refit; cached) and
-        ``iteration`` (replays the recorded trace: P(y|i) of that iteration; its right end,
-        and any iteration past the fit's last, shows the last).
+        ``iteration`` (replays the recorded trace: P(y|i) of that iteration; the slider ends at
+        the fit's last iteration, and starts there).
     """
     fits, pictures = toy_fits(X, y), toy_pictures(X, y, resolution=resolution)
-
-    iteration, play = iteration_control(LAST_SHOWN, LAST_SHOWN)
+    first, _ = fits(method, n_labeled, sigma, balanced, seed)
+    iteration, play = iteration_control(len(first.trace_) - 1, len(first.trace_) - 1)
     controls = {
         "n_labeled": widgets.IntSlider(n_labeled, min=2, max=40, description="labeled pts",
                                        continuous_update=False,
@@ -69,12 +68,12 @@ def expansion_explorer(X, y, *, method="em", sigma=0.15, n_labeled=6, balanced=T
                values["seed"])
         model, labeled = fits(*key)
         last = len(model.trace_) - 1
+        set_last_iteration(controls["iteration"], play, last)
         if drawn["fit"] != key:
             plot_fit_trace(trace_ax, model.trace_, method=values["method"])
             drawn["marker"] = trace_ax.axvline(last, color="0.4", linestyle=":")
             drawn["fit"] = key
-        wanted = values["iteration"]
-        current = last if wanted == LAST_SHOWN else min(wanted, last)
+        current = min(values["iteration"], last)
         drawn["marker"].set_xdata([current, current])
         theta = model.trace_[current].label_proba
         grid, accuracy = pictures(theta, values["sigma"])
@@ -116,7 +115,8 @@ def curves_explorer(curves, *, size, methods=METHODS, scales=None):
         shown = [m for m in methods if m in curves[name].methods
                  and (values["plain"] or not m.endswith("_plain"))]
         plot_error_curves(curve_ax, curves[name], shown, title=name, scale=scale,
-                          ylabel="test errors (of 34)" if scale != 1.0 else "test error")
+                          ylabel="test errors (of 34)" if scale != 1.0 else "test error",
+                          legend_below=True)
         update_size_marker(curve_ax, None, values["n_labeled"])
         row = int(np.flatnonzero(curves[name].sizes == values["n_labeled"])[0])
         plot_seed_bars(bar_ax, [(LABELS[m].replace(", ", "\n"),
