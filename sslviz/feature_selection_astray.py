@@ -1,9 +1,11 @@
-"""Words that lead EM astray: pure summaries of one recorded EM run on a feature set (Lecture 5).
+"""Which words pull a class away during EM: pure summaries of one recorded EM run (Lecture 5).
 
 With one labeled document per class, a word can be tied to a class by coincidence: every labeled
 document containing it belongs to that class, although with every label it is not evidence for
-the class. EM then pulls the unlabeled documents containing the word into that class, and the
-words they share follow. An :class:`AstrayRun` (built by
+the class. The slide's mechanism (Wiegand's lecture) says EM then pulls the unlabeled documents
+containing the word into that class, and the words they share follow; lecture 5 tests that
+mechanism by intervention (removing the word, or the stop words) and finds the stop words, not
+the chance word, decide the outcome on its featured cell. An :class:`AstrayRun` (built by
 :func:`sslviz.experiments.feature_selection.astray_run`) holds the run's full trace and an oracle
 fitted with every training label; the functions here read the case study from it, without
 refitting: :func:`rank_misleading_words` (which word), :func:`word_pull` (how it moved),
