@@ -187,6 +187,8 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
             ``init="random"`` has fewer unlabeled rows than classes; if an M-step is left with
             a class that has no row; :class:`GaussianCEM`: if a covariance is singular (pass
             ``reg_covar > 0``).
+        TypeError
+            :class:`GaussianCEM`: if ``X`` is sparse.
         """
         for _ in self.iter_fit(X, y):
             pass

@@ -339,6 +339,8 @@ class KernelExpansionClassifier(ClassifierMixin, BaseEstimator):
             ``y`` has no labeled row or fewer than two classes, or breaks the label rule
             (:func:`sslviz.validation.semi_supervised_target`); if the width rule fails
             (labeled points of different classes coincide, or the distances overflow).
+        TypeError
+            If ``X`` is sparse.
         """
         self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -618,6 +620,8 @@ class KernelExpansion(TransformerMixin, BaseEstimator):
             If ``n_neighbors``, ``normalize`` or ``sigma`` is invalid; if ``sigma="rule"`` gets
             no ``y``, or the rule fails (fewer than two labeled classes, coinciding points of
             different classes, overflowing distances).
+        TypeError
+            If ``X`` is sparse.
         """
         check_int("n_neighbors", self.n_neighbors, minimum=1)
         check_bool("normalize", self.normalize)
