@@ -105,20 +105,91 @@ class CEMStep:
 class CEMClassifier(ClassifierMixin, BaseEstimator):
     """The E/C/M loop shared by every CEM model (subclass it; not used on its own).
 
+    Iteration 0 fits the model on the labeled rows. Each later iteration computes the unlabeled
+    rows' posteriors (E), gives each row wholly to its most probable class (C; with
+    ``assignment="soft"`` the posteriors are kept as weights) and refits on the labeled and the
+    unlabeled rows (M), until the C-step returns the partition it was given (soft: until the
+    objective's gain falls below ``tol``). :class:`GaussianCEM` and
+    :class:`~sslviz.logistic_cem.LogisticCEM` are the two models.
+
     Subclasses set ``_accept_sparse`` and implement ``_validate_model``, ``_m_step(X, R,
     previous)`` (parameters maximising ``Σ_i Σ_k R_ik log(...)``), ``_log_joint(parameters, X)``
     (log π_k f_k(x) for a generative model, log p(k|x) for a discriminative one), ``_penalty``
-    and ``_set_model``.
+    and ``_set_model``. Their constructors take the parameters below (their docstrings give the
+    defaults).
 
-    Common parameters: ``assignment`` {"hard", "soft"}, ``max_iter``, ``tol`` (soft only: stop
-    when the objective gains less than ``tol × |objective|``), ``init`` {"labeled", "random"},
-    ``record`` {"full", "summary"}, ``classes``, ``random_state`` (seeds ``init="random"``).
+    Parameters
+    ----------
+    assignment : {"hard", "soft"}
+        CEM (C-step) or EM (posterior weights).
+    max_iter : int
+        Iterations after iteration 0.
+    tol : float
+        Soft assignment only: stop when the objective gains less than ``tol × |objective|``.
+    init : {"labeled", "random"}
+        Iteration 0 on the labeled rows, or on every row with a random partition of the
+        unlabeled ones.
+    record : {"full", "summary"}
+        Whether ``trace_`` keeps each iteration's partition and posteriors.
+    classes : array-like or None
+        All class labels; ``None``: the labels seen in ``y``.
+    random_state : int, RandomState or None
+        Seeds ``init="random"``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    n_iter_ : int
+        Iterations run after iteration 0.
+    converged_ : bool
+        Whether the fit stopped on its criterion (same partition, or gain below ``tol``)
+        before ``max_iter``.
+    trace_ : Trace of CEMStep
+        One record per iteration, iteration 0 first.
+    n_features_in_ : int
+        Number of columns of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
+
+    References
+    ----------
+    Amini & Gallinari (2002), Semi-supervised logistic regression. ECAI, eq. 4-11. Celeux &
+    Govaert (1992), A classification EM algorithm for clustering and two stochastic versions.
     """
 
     _accept_sparse = False
 
     def fit(self, X, y):
-        """Run CEM on ``X``, ``y == -1`` marking unlabeled rows."""
+        """Run CEM on ``X``, ``y == -1`` marking unlabeled rows.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Real-valued features of the labeled and the unlabeled rows together. Sparse input
+            only where the model accepts it (:class:`~sslviz.logistic_cem.LogisticCEM`;
+            :class:`GaussianCEM` needs a dense array).
+        y : array-like of shape (n_samples,)
+            Class labels (integers or strings), ``-1`` for an unlabeled row; at least two
+            classes. With ``init="random"`` and ``classes`` given, ``y`` may be all ``-1``.
+
+        Returns
+        -------
+        self : CEMClassifier
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of its range; if ``y`` has no labeled row (and not
+            ``init="random"`` with ``classes``), fewer than two classes, a label outside
+            ``classes`` or (``init="labeled"``) a class without a labeled row, or breaks the
+            label rule (:func:`sslviz.validation.semi_supervised_target`); if
+            ``init="random"`` has fewer unlabeled rows than classes; if an M-step is left with
+            a class that has no row; :class:`GaussianCEM`: if a covariance is singular (pass
+            ``reg_covar > 0``).
+        TypeError
+            :class:`GaussianCEM`: if ``X`` is sparse.
+        """
         for _ in self.iter_fit(X, y):
             pass
         return self
@@ -209,19 +280,55 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
         return joint - logsumexp(joint, axis=1, keepdims=True)
 
     def predict_proba(self, X):
-        """P(k|x), shape (n_samples, n_classes); rows sum to one."""
+        """P(k|x), shape (n_samples, n_classes); rows sum to one.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to classify, with the columns of ``fit`` (sparse only where ``fit`` accepts
+            it); any rows, not only the fitted ones.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Class posteriors, columns in the order of ``classes_``.
+        """
         return np.exp(self.predict_log_proba(X))
 
     def decision_function(self, X):
         """Two classes: the log-odds log P(classes_[1]|x) - log P(classes_[0]|x), computed from
-        the log joints (exact where the posteriors round to 0 or 1); else the log posteriors."""
+        the log joints (exact where the posteriors round to 0 or 1); else the log posteriors.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score, with the columns of ``fit`` (sparse only where ``fit`` accepts it).
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
+            The log-odds for two classes (positive means ``classes_[1]``); else log P(k|x),
+            columns in the order of ``classes_``.
+        """
         joint = self.predict_joint_log_proba(X)
         if joint.shape[1] == 2:
             return joint[:, 1] - joint[:, 0]
         return joint - logsumexp(joint, axis=1, keepdims=True)
 
     def predict(self, X):
-        """The most probable class of each row."""
+        """The most probable class of each row.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to classify, with the columns of ``fit`` (sparse only where ``fit`` accepts
+            it); any rows, not only the fitted ones.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            The class of largest posterior, from ``classes_``.
+        """
         joint = self.predict_joint_log_proba(X)
         return self.classes_[np.argmax(joint, axis=1)]
 
@@ -251,6 +358,12 @@ def _stack(A, B):
 class GaussianCEM(CEMClassifier):
     """Semi-supervised generative CEM with Gaussian class densities (paper section 3.4).
 
+    Each class is a Gaussian with a prior π_k. Starting from the maximum-likelihood fit on the
+    labeled rows (with a shared covariance, linear discriminant analysis), classification EM
+    puts each unlabeled row into its most probable class and re-estimates priors, means and
+    covariances from the labeled and the assigned rows, until no assignment changes. Dense
+    input only.
+
     Parameters
     ----------
     covariance : {"shared", "full", "diag"}, default="shared"
@@ -265,22 +378,48 @@ class GaussianCEM(CEMClassifier):
     assignment : {"hard", "soft"}, default="hard"
         CEM (C-step, climbs eq. 8) or EM (posterior weights, climbs the mixture likelihood).
     max_iter : int, default=50
+        Iterations after iteration 0.
     tol : float, default=1e-8
         Soft assignment only: stop when the objective gains less than ``tol × |objective|``.
     init : {"labeled", "random"}, default="labeled"
         Iteration 0 fitted on the labeled rows (paper), or on all rows with the unlabeled ones
         split by their nearest of ``n_classes`` randomly drawn rows (classic unsupervised CEM
         from a random partition; allows ``y`` all -1 with ``classes``).
-    classes : array-like or None
+    classes : array-like or None, default=None
+        All class labels. When given, no other label may appear in ``y`` and (with
+        ``init="labeled"``) every class needs a labeled row; ``None``: the labels seen in ``y``.
     record : {"full", "summary"}, default="full"
-    random_state : int, RandomState or None
+        ``"full"`` keeps each iteration's partition and posteriors in ``trace_``;
+        ``"summary"`` keeps the objective, the label changes and the parameters.
+    random_state : int, RandomState or None, default=None
         Seeds ``init="random"``; the default initialisation is deterministic.
 
     Attributes
     ----------
-    classes_, class_log_prior_ (n_classes,), means_ (n_classes, n_features), covariances_
-    ((n_features, n_features) shared, (n_classes, n_features, n_features) full,
-    (n_classes, n_features) diag), n_iter_, converged_, trace_ (Trace of CEMStep).
+    classes_ : ndarray of shape (n_classes,)
+    class_log_prior_ : ndarray of shape (n_classes,)
+        log π_k.
+    means_ : ndarray of shape (n_classes, n_features)
+    covariances_ : ndarray
+        Shape (n_features, n_features) for ``"shared"``, (n_classes, n_features, n_features)
+        for ``"full"``, (n_classes, n_features) for ``"diag"``; ``reg_covar`` included.
+    n_iter_ : int
+        Iterations run after iteration 0.
+    converged_ : bool
+        Whether the partition stopped changing (soft: the gain fell below ``tol``) before
+        ``max_iter``.
+    trace_ : Trace of CEMStep
+        One record per iteration, iteration 0 first.
+    n_features_in_ : int
+        Number of columns of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
+
+    References
+    ----------
+    Amini & Gallinari (2002), Semi-supervised logistic regression. ECAI, section 3.4 and eq. 8.
+    Celeux & Govaert (1992), A classification EM algorithm for clustering and two stochastic
+    versions.
 
     Examples
     --------

@@ -170,6 +170,12 @@ def rank_rules(feature_count, alpha, min_count=1):
 class DecisionList(ClassifierMixin, BaseEstimator):
     """Yarowsky's decision list over binary features: the first matching rule decides.
 
+    A supervised classifier: ``fit`` counts, for every feature, the labeled rows of each class
+    that have it, and turns each feature into a rule "feature present → its most frequent
+    class", scored by the smoothed log-odds of that class. The rules are sorted strongest first;
+    a row gets the class of the first rule whose feature it has. It is the model that
+    :class:`~sslviz.yarowsky.Yarowsky` bootstraps.
+
     Parameters
     ----------
     alpha : float, default=0.1
@@ -188,12 +194,19 @@ class DecisionList(ClassifierMixin, BaseEstimator):
     rule_feature_, rule_class_, rule_score_ : ndarray of shape (n_rules,)
         The rules, strongest first: feature column, class index, score (see :func:`rank_rules`).
     n_features_in_ : int
+        Number of columns of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
 
     Notes
     -----
     Features are presence indicators: any non-zero value counts as "present". Dense data whose
     entries are all non-zero gives every instance every feature, and then every instance the same
     rule.
+
+    References
+    ----------
+    Yarowsky, D. (1995). Unsupervised word sense disambiguation rivaling supervised methods. ACL.
 
     Examples
     --------
@@ -211,9 +224,25 @@ class DecisionList(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Count features per class in ``X`` (sparse or dense) and rank the rules.
 
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Binary features, e.g. from :func:`collocation_matrix`; any non-zero value counts as
+            "present".
+        y : array-like of shape (n_samples,)
+            The class of every row (integers or strings). The list is supervised: every row is
+            labeled, and ``-1`` is an ordinary class here.
+
         Returns
         -------
-        self
+        self : DecisionList
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If ``alpha`` is not positive or ``min_count`` below 1; if ``y`` holds missing
+            labels, mixes string and number labels, or is continuous.
         """
         check_number("alpha", self.alpha, above=0)
         check_int("min_count", self.min_count, minimum=1)
@@ -297,9 +326,15 @@ class DecisionList(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         """``P(s|f)`` of the first matching rule; the smoothed class prior where none matches.
 
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Binary features with the columns of ``fit``; any non-zero value counts as present.
+
         Returns
         -------
-        ndarray of shape (n_samples, n_classes); rows sum to one.
+        proba : ndarray of shape (n_samples, n_classes)
+            Rows sum to one; columns in the order of ``classes_``.
         """
         check_is_fitted(self)
         first = self.first_rule(X)
@@ -310,7 +345,18 @@ class DecisionList(ClassifierMixin, BaseEstimator):
         return proba
 
     def predict(self, X):
-        """The sense of the first matching rule; the most frequent labeled class otherwise."""
+        """The sense of the first matching rule; the most frequent labeled class otherwise.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Binary features with the columns of ``fit``; any non-zero value counts as present.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Classes from ``classes_``.
+        """
         check_is_fitted(self)
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 

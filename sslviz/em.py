@@ -115,6 +115,12 @@ class EMStep:
 class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
     """Multinomial Naive Bayes trained by EM on labeled and unlabeled documents.
 
+    Iteration 0 is the supervised Naive Bayes of the labeled rows. Each EM iteration then spreads
+    every unlabeled document over the classes by its posterior (E-step) and re-estimates the
+    class priors and word distributions from all documents, the unlabeled ones weighted by
+    ``unlabeled_weight`` (M-step). ``assignment="hard"`` gives each unlabeled document wholly to
+    its most probable class instead (classification EM).
+
     Parameters
     ----------
     alpha : float, default=1.0
@@ -170,6 +176,16 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
     trace_ : Trace of EMStep
         One record per iteration, iteration 0 first.
     n_features_in_ : int
+        Number of columns (words) of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
+
+    References
+    ----------
+    Nigam, McCallum, Thrun & Mitchell (2000), Text classification from labeled and unlabeled
+    documents using EM. Machine Learning 39. Takamura & Okumura, A comparative study on the use
+    of labeled and unlabeled data for large margin classifiers, eq. 4-7 (the steps as written
+    here).
 
     Examples
     --------
@@ -199,7 +215,30 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
 
     # -- fitting -------------------------------------------------------------------------------
     def fit(self, X, y):
-        """Run EM on ``X`` (counts, sparse or dense), ``y == -1`` marking unlabeled rows."""
+        """Run EM on ``X`` (counts, sparse or dense), ``y == -1`` marking unlabeled rows.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts (non-negative) of the labeled and the unlabeled documents together.
+        y : array-like of shape (n_samples,)
+            Class labels (integers or strings), ``-1`` for an unlabeled document. Every class
+            needs a labeled document, except with ``init="random"``, where ``y`` may even be all
+            ``-1`` provided ``classes`` names the components.
+
+        Returns
+        -------
+        self : SemiSupervisedNB
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of its range; if ``X`` has a negative entry or no count at
+            all; if ``y`` has no labeled row (and not ``init="random"`` with ``classes``), a
+            label outside ``classes``, or (``init="labeled"``) a class without a labeled row;
+            if ``y`` breaks the label rule (:func:`sslviz.validation.semi_supervised_target`).
+        """
         for _ in self.iter_fit(X, y):
             pass
         return self
@@ -347,11 +386,36 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         return joint - logsumexp(joint, axis=1, keepdims=True)
 
     def predict_proba(self, X):
-        """P(c|x), shape (n_samples, n_classes); rows sum to one."""
+        """P(c|x), shape (n_samples, n_classes); rows sum to one.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts (non-negative) over the vocabulary of ``fit``; any documents, not only
+            the fitted ones.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Class posteriors, columns in the order of ``classes_`` (a class's components
+            summed).
+        """
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X):
-        """The most probable class of each row."""
+        """The most probable class of each row.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts (non-negative) over the vocabulary of ``fit``; any documents, not only
+            the fitted ones.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            The class of largest ``P(c|x)``, from ``classes_``.
+        """
         joint = self.predict_joint_log_proba(X)
         return self.classes_[np.argmax(joint, axis=1)]
 

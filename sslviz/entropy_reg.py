@@ -79,6 +79,11 @@ class EntropyStep:
 class EntropyRegularizedLR(ClassifierMixin, BaseEstimator):
     """Multinomial logistic regression plus λ × the entropy of the unlabeled rows' predictions.
 
+    The labeled rows enter through their conditional log-likelihood, the unlabeled rows through
+    the entropy of their predicted class distributions, which the fit lowers: a boundary that
+    keeps away from the unlabeled rows is rewarded. The (non-convex) loss is minimised by
+    scipy's L-BFGS, started from scikit-learn's supervised solution (see ``init``).
+
     Parameters
     ----------
     C : float, default=1.0
@@ -97,7 +102,8 @@ class EntropyRegularizedLR(ClassifierMixin, BaseEstimator):
         the start and the end only.
     init : {"supervised", "zeros"}, default="supervised"
         Start L-BFGS from scikit-learn's λ = 0 solution (the objective is not convex for λ > 0:
-        start from the supervised answer), or from W = 0.
+        start from the supervised answer), or from W = 0. With two classes both start from
+        W = 0 (scikit-learn fits one weight vector there, this model one per class).
 
     Attributes
     ----------
@@ -105,9 +111,22 @@ class EntropyRegularizedLR(ClassifierMixin, BaseEstimator):
     coef_ : ndarray of shape (n_classes, n_features)
     intercept_ : ndarray of shape (n_classes,)
     n_iter_ : int
+        L-BFGS iterations run.
     converged_ : bool
+        Whether L-BFGS reported success (tolerance reached before ``max_iter``).
     trace_ : Trace of EntropyStep
+        The starting point, then one record per L-BFGS iteration (``record="full"``) or the end
+        point only (``"summary"``).
     n_features_in_ : int
+        Number of columns of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
+
+    References
+    ----------
+    Grandvalet & Bengio (2005), Semi-supervised learning by entropy minimization. NIPS 17.
+    Fujino, Ueda & Saito (2005), A hybrid generative/discriminative approach to semi-supervised
+    classifier design. AAAI, eq. 2-3 (the model and loss as written here).
 
     Examples
     --------
@@ -143,7 +162,28 @@ class EntropyRegularizedLR(ClassifierMixin, BaseEstimator):
                 check_number("tol", self.tol, above=0))
 
     def fit(self, X, y):
-        """Fit on labeled rows and (through the entropy) unlabeled rows (``y == -1``)."""
+        """Fit on labeled rows and (through the entropy) unlabeled rows (``y == -1``).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Real-valued features (e.g. word counts or tf-idf) of the labeled and the unlabeled
+            rows together.
+        y : array-like of shape (n_samples,)
+            Class labels (integers or strings), ``-1`` for an unlabeled row; at least two
+            classes among the labeled rows.
+
+        Returns
+        -------
+        self : EntropyRegularizedLR
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of its range; if ``y`` has no labeled row or fewer than two
+            classes, or breaks the label rule (:func:`sslviz.validation.semi_supervised_target`).
+        """
         C, weight, max_iter, tol = self._check_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         y, labeled = semi_supervised_target(y)
@@ -209,7 +249,19 @@ class EntropyRegularizedLR(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         """scikit-learn's convention: the class scores, or for two classes the difference
-        score(class 1) − score(class 0), shape (n_samples,)."""
+        score(class 1) − score(class 0), shape (n_samples,).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score, with the columns of ``fit``; any rows, not only the fitted ones.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
+            For two classes, positive means ``classes_[1]``; else ``W x + b`` per class, columns
+            in the order of ``classes_``.
+        """
         scores = self.class_scores(X)
         return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
 
@@ -219,11 +271,33 @@ class EntropyRegularizedLR(ClassifierMixin, BaseEstimator):
         return scores - logsumexp(scores, axis=1, keepdims=True)
 
     def predict_proba(self, X):
-        """P(k|x) of eq. 2, shape (n_samples, n_classes); rows sum to one."""
+        """P(k|x) of eq. 2, shape (n_samples, n_classes); rows sum to one.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to classify, with the columns of ``fit``; any rows, not only the fitted ones.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+        """
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X):
-        """The most probable class of each row."""
+        """The most probable class of each row.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to classify, with the columns of ``fit``; any rows, not only the fitted ones.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            The class of largest score, from ``classes_``.
+        """
         best = np.argmax(self.class_scores(X), axis=1)
         return self.classes_[best]
 

@@ -325,11 +325,12 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
 
     Parameters
     ----------
-    method : str, default="frequency"
-        One of :data:`METHODS`.
+    method : {"frequency", "document_frequency", "mutual_info", "chi2", "pmi"}, default="frequency"
+        The score (see the module docstring); the last three use the labels.
     n_features : int or None, default=None
         Words to keep; ``None`` keeps all words outside the stop list.
     stop_words : iterable of str or None, default=None
+        Words removed before ranking (e.g. ``sslviz.text.stop_list("smart")``); ``None``: none.
     vocabulary : sequence of str or None, default=None
         Column names of ``X`` (needed with ``stop_words``).
 
@@ -337,9 +338,18 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
     ----------
     scores_ : ndarray of shape (n_features_in_,)
         Score of every column (see :func:`feature_scores`).
-    ranking_ : ndarray of int
+    ranking_ : ndarray of int, shape (n_kept,)
         The kept columns, best first.
     n_features_in_ : int
+        Number of columns (words) of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
+
+    References
+    ----------
+    Wiegand (2009), *An Introduction to Semi-Supervised Learning* (lecture), "The Importance of
+    Feature Selection in Semi-Supervised Learning". Yang & Pedersen (1997), A comparative study
+    on feature selection in text categorization.
 
     Examples
     --------
@@ -357,7 +367,31 @@ class FeatureSelector(SelectorMixin, BaseEstimator):
         self.vocabulary = vocabulary
 
     def fit(self, X, y=None):
-        """Score and rank the columns of ``X``; ``y`` (``-1`` = unlabeled) for label-based."""
+        """Score and rank the columns of ``X``; ``y`` (``-1`` = unlabeled) for label-based.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts (non-negative). The frequency methods count over every row, so pass
+            the rows the learner sees, labeled and unlabeled.
+        y : array-like of shape (n_samples,) or None, default=None
+            Classes, ``-1`` for an unlabeled row. Required by the label-based methods, which
+            read the labeled rows only; ignored by the frequency methods.
+
+        Returns
+        -------
+        self : FeatureSelector
+            The fitted selector; ``transform`` keeps the columns of ``ranking_``, in their
+            original order.
+
+        Raises
+        ------
+        ValueError
+            If ``method`` is unknown; if ``X`` has a negative entry; if a label-based method
+            gets no ``y`` or fewer than two labeled classes (or labels the label rule refuses);
+            if ``n_features`` is out of range; if ``stop_words`` is a list's name or comes
+            without a ``vocabulary``, or ``vocabulary`` does not match the columns of ``X``.
+        """
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         self.scores_ = feature_scores(X, self.method, y=y)
         self.ranking_ = select_features(X, self.method, self.n_features, y=y,

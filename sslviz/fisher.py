@@ -88,6 +88,12 @@ ANNEALING = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 class FisherKernelNB(TransformerMixin, BaseEstimator):
     """Documents -> unit-length Fisher scores of a multinomial Naive Bayes mixture.
 
+    ``fit`` estimates a Naive Bayes mixture (:class:`~sslviz.em.SemiSupervisedNB`) in one of the
+    paper's three ways (``variant``); ``transform`` maps each document to the gradient of its
+    log-likelihood under that model with respect to the spherical parameters, scaled to unit
+    length. A linear classifier on these scores (e.g. ``LinearSVC``) is an SVM with the Fisher
+    kernel.
+
     Parameters
     ----------
     variant : {"n-cat", "ul-cat", "ul-cl"}, default="ul-cat"
@@ -123,6 +129,9 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
     n_iter_ : int
         EM iterations run (all annealing stages; 0 for ``"n-cat"``).
     n_features_in_ : int
+        Number of columns (words) of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
     n_features_out_ : int
         ``n_components × (n_features_in_ + 1)``.
 
@@ -138,7 +147,9 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
 
     References
     ----------
-    Takamura & Okumura, sections 4.1-4.2 and 5, equations 10-11.
+    Takamura & Okumura, A comparative study on the use of labeled and unlabeled data for large
+    margin classifiers, sections 4.1-4.2 and 5, equations 10-11. Jaakkola & Haussler (1998),
+    Exploiting generative models in discriminative classifiers.
 
     Examples
     --------
@@ -165,9 +176,29 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
     def fit(self, X, y):
         """Estimate the generative model of ``variant`` from ``X`` (counts), ``y == -1`` unlabeled.
 
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts (non-negative) of the labeled and the unlabeled documents together.
+            ``"n-cat"`` reads only the labeled rows; ``"ul-cl"`` uses every row as unlabeled.
+        y : array-like of shape (n_samples,)
+            Class labels (integers or strings), ``-1`` for an unlabeled document; required.
+            ``"n-cat"`` and ``"ul-cat"`` need labeled rows; ``"ul-cl"`` uses the labels only
+            to count the classes when ``n_clusters`` is ``None`` (all ``-1`` is allowed with
+            ``n_clusters``).
+
         Returns
         -------
-        self
+        self : FisherKernelNB
+            The fitted transformer.
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of its range; if ``y`` is None, or has no labeled row for
+            ``"n-cat"``/``"ul-cat"`` (or for ``"ul-cl"`` without ``n_clusters``); if the rows
+            the model is estimated from hold a negative count or no count at all (and whatever
+            else :meth:`SemiSupervisedNB.fit <sslviz.em.SemiSupervisedNB.fit>` refuses).
         """
         self._check_params()
         if y is None:
@@ -205,7 +236,20 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """Unit-length Fisher scores, a csr matrix of shape (n_samples, n_features_out_)."""
+        """Unit-length Fisher scores, a csr matrix of shape (n_samples, n_features_out_).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts (non-negative) over the vocabulary of ``fit``; any documents, not only
+            the fitted ones.
+
+        Returns
+        -------
+        scores : scipy.sparse.csr_matrix of shape (n_samples, n_features_out_)
+            Columns as described in the Notes (``ρ_c`` entries, then one block per component);
+            blocks below ``prune_tol`` dropped; rows of unit length when ``normalize``.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         check_non_negative(X, "FisherKernelNB (X must hold word counts)")

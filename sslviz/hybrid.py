@@ -114,6 +114,12 @@ class HybridStep:
 class HybridNB(ClassifierMixin, BaseEstimator):
     """Naive Bayes θ (labeled rows) and ψ (unlabeled rows) combined by maximum entropy.
 
+    A generative model θ is estimated from the labeled documents and a bias-correction model ψ
+    of the same form from the unlabeled documents under soft labels; the classifier weighs their
+    log-likelihoods, ``R(k|x) ∝ P(x|k,θ)^λ1 P(x|k,ψ)^λ2 e^μ_k``, with weights fitted to the
+    leave-one-out likelihood of the labeled documents. ψ and the weights are re-estimated in
+    turn until ψ's objective settles.
+
     Parameters
     ----------
     alpha : float, default=1.0
@@ -144,9 +150,20 @@ class HybridNB(ClassifierMixin, BaseEstimator):
     bias_ : ndarray of shape (n_classes,)
         μ.
     n_iter_ : int
+        Alternations run after iteration 0.
     converged_ : bool
+        Whether the change of J(Ψ) fell below ``tol`` before ``max_iter``.
     trace_ : Trace of HybridStep
+        One record per alternation, iteration 0 first.
     n_features_in_ : int
+        Number of columns (words) of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
+
+    References
+    ----------
+    Fujino, Ueda & Saito (2005), A hybrid generative/discriminative approach to semi-supervised
+    classifier design. AAAI, eq. 4, 5, 8, 9 and Fig. 1.
 
     Examples
     --------
@@ -169,7 +186,28 @@ class HybridNB(ClassifierMixin, BaseEstimator):
 
     # -- fitting -------------------------------------------------------------------------------
     def fit(self, X, y):
-        """Fit θ, then alternate ψ and Λ; ``y == -1`` marks unlabeled rows."""
+        """Fit θ, then alternate ψ and Λ; ``y == -1`` marks unlabeled rows.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts (non-negative) of the labeled and the unlabeled documents together.
+        y : array-like of shape (n_samples,)
+            Class labels (integers or strings), ``-1`` for an unlabeled document; at least one
+            labeled document.
+
+        Returns
+        -------
+        self : HybridNB
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of its range; if ``X`` has a negative entry; if ``y`` has no
+            labeled row or breaks the label rule
+            (:func:`sslviz.validation.semi_supervised_target`).
+        """
         for _ in self.iter_fit(X, y):
             pass
         return self
@@ -267,11 +305,35 @@ class HybridNB(ClassifierMixin, BaseEstimator):
         return scores - logsumexp(scores, axis=1, keepdims=True)
 
     def predict_proba(self, X):
-        """R(k|x) of eq. 8, shape (n_samples, n_classes); rows sum to one."""
+        """R(k|x) of eq. 8, shape (n_samples, n_classes); rows sum to one.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts (non-negative) over the vocabulary of ``fit``; any documents, not only
+            the fitted ones.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+        """
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X):
-        """The class of largest R(k|x)."""
+        """The class of largest R(k|x).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts (non-negative) over the vocabulary of ``fit``; any documents, not only
+            the fitted ones.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Classes from ``classes_``.
+        """
         best = np.argmax(self.predict_unnormalized_log_proba(X), axis=1)
         return self.classes_[best]
 

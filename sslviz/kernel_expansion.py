@@ -218,6 +218,12 @@ class ExpansionStep:
 class KernelExpansionClassifier(ClassifierMixin, BaseEstimator):
     """A discriminative kernel density classifier over labeled and unlabeled points.
 
+    Every row passed to ``fit``, labeled or not, becomes the centre of a Gaussian kernel, and a
+    point is described by its membership probabilities ``P(i|x)`` over these kernels. The
+    classifier ``P(y|x) = Σ_i P(y|i) P(i|x)`` learns one label distribution ``P(y|i)`` per
+    kernel from the labeled rows, by EM on the conditional likelihood or by maximum entropy
+    discrimination. Dense input only.
+
     Parameters
     ----------
     method : {"em", "med"}, default="em"
@@ -247,9 +253,28 @@ class KernelExpansionClassifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_, X_fit_ (the N kernel centres), sigma_, label_proba_ ((N, n_classes) ``P(y|i)``),
-    weights_ ((n_problems, N) ``w_i``: ``P(+|i) − P(−|i)``; one row for two classes),
-    multipliers_ (MED, (n_problems, L)), n_iter_, converged_, trace_.
+    classes_ : ndarray of shape (n_classes,)
+    X_fit_ : ndarray of shape (N, n_features)
+        The kernel centres: every row passed to ``fit``.
+    sigma_ : float
+        The kernel width used (the rule's value, or ``sigma``).
+    label_proba_ : ndarray of shape (N, n_classes)
+        ``P(y|i)`` of every kernel.
+    weights_ : ndarray of shape (n_problems, N)
+        ``w_i = P(+|i) − P(−|i)``: one row for two classes, else one per one-vs-rest problem.
+    multipliers_ : ndarray of shape (n_problems, L) or None
+        MED's λ of the L labeled rows; ``None`` for EM.
+    n_iter_ : int
+        EM iterations or MED sweeps run.
+    converged_ : bool
+        Whether EM's gain fell below ``tol`` (MED: the KKT violation below ``kkt_tol``)
+        within ``max_iter``.
+    trace_ : Trace of ExpansionStep
+        The starting point, then one record per iteration or sweep.
+    n_features_in_ : int
+        Number of columns of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
 
     References
     ----------
@@ -292,7 +317,31 @@ class KernelExpansionClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"balanced must be True or False, got {self.balanced!r}")
 
     def fit(self, X, y):
-        """Fit on ``X`` (all N points become kernels), ``y == -1`` marking unlabeled rows."""
+        """Fit on ``X`` (all N points become kernels), ``y == -1`` marking unlabeled rows.
+
+        Parameters
+        ----------
+        X : array-like of shape (N, n_features)
+            Real-valued points, labeled and unlabeled together (dense; sparse input is refused).
+        y : array-like of shape (N,)
+            Class labels (integers or strings), ``-1`` for an unlabeled point; at least two
+            classes among the labeled rows.
+
+        Returns
+        -------
+        self : KernelExpansionClassifier
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of its range (``sigma`` a string other than ``"rule"``); if
+            ``y`` has no labeled row or fewer than two classes, or breaks the label rule
+            (:func:`sslviz.validation.semi_supervised_target`); if the width rule fails
+            (labeled points of different classes coincide, or the distances overflow).
+        TypeError
+            If ``X`` is sparse.
+        """
         self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         y, labeled = semi_supervised_target(y)
@@ -330,19 +379,53 @@ class KernelExpansionClassifier(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         """``f(x) = Σ_i w_i P(i|x)`` (eq. 3): shape (n_samples,) for two classes, else
-        (n_samples, n_classes) one-vs-rest."""
+        (n_samples, n_classes) one-vs-rest.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to score (dense); any points, not only the fitted ones.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
+            For two classes, in [-1, 1], positive meaning ``classes_[1]``; else one column per
+            class (that class against the rest).
+        """
         check_is_fitted(self)
         scores = self.transform_membership(X) @ self.weights_.T
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def predict_proba(self, X):
-        """``P(y|x) = Σ_i P(y|i) P(i|x)``, shape (n_samples, n_classes); rows sum to one."""
+        """``P(y|x) = Σ_i P(y|i) P(i|x)``, shape (n_samples, n_classes); rows sum to one.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to classify (dense); any points, not only the fitted ones.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+        """
         check_is_fitted(self)
         proba = self.transform_membership(X) @ self.label_proba_
         return proba / proba.sum(axis=1, keepdims=True)
 
     def predict(self, X):
-        """The class of largest ``P(y|x)`` (MED: ``sign f(x)``; ties go to the first class)."""
+        """The class of largest ``P(y|x)`` (MED: ``sign f(x)``; ties go to the first class).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to classify (dense); any points, not only the fitted ones.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Classes from ``classes_``.
+        """
         check_is_fitted(self)
         if self.method == "med":
             scores = np.atleast_1d(self.decision_function(X))
@@ -486,6 +569,21 @@ class KernelExpansion(TransformerMixin, BaseEstimator):
     Fit on labeled and unlabeled rows together (``y == -1`` or no ``y``), then train any
     classifier on the transformed labeled rows.
 
+    Attributes
+    ----------
+    X_fit_ : ndarray of shape (N, n_features)
+        The kernel centres: every row passed to ``fit``.
+    sigma_ : float
+        The kernel width used (the rule's value, or ``sigma``).
+    n_features_in_ : int
+        Number of columns of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
+
+    References
+    ----------
+    Szummer & Jaakkola (2000), Kernel expansions with unlabeled examples. NIPS 13, section 5.
+
     Examples
     --------
     >>> import numpy as np
@@ -501,7 +599,30 @@ class KernelExpansion(TransformerMixin, BaseEstimator):
         self.normalize = normalize
 
     def fit(self, X, y=None):
-        """Keep ``X`` as the kernel centres and set the width."""
+        """Keep ``X`` as the kernel centres and set the width.
+
+        Parameters
+        ----------
+        X : array-like of shape (N, n_features)
+            Real-valued points, labeled and unlabeled together (dense).
+        y : array-like of shape (N,) or None, default=None
+            Class labels with ``-1`` for unlabeled rows; read only by ``sigma="rule"`` (which
+            needs labeled points of two classes).
+
+        Returns
+        -------
+        self : KernelExpansion
+            The fitted transformer.
+
+        Raises
+        ------
+        ValueError
+            If ``n_neighbors``, ``normalize`` or ``sigma`` is invalid; if ``sigma="rule"`` gets
+            no ``y``, or the rule fails (fewer than two labeled classes, coinciding points of
+            different classes, overflowing distances).
+        TypeError
+            If ``X`` is sparse.
+        """
         check_int("n_neighbors", self.n_neighbors, minimum=1)
         check_bool("normalize", self.normalize)
         if y is None:
@@ -521,7 +642,19 @@ class KernelExpansion(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """The expansion, shape (n_samples, N)."""
+        """The expansion, shape (n_samples, N).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points to expand (dense); any points, not only the fitted ones.
+
+        Returns
+        -------
+        features : ndarray of shape (n_samples, N)
+            ``G(x, x_i)`` for every kernel centre ``x_i``, divided by their sum when
+            ``normalize`` (then ``P(i|x)``, rows summing to one).
+        """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         sq = squared_distances(X, self.X_fit_)

@@ -35,12 +35,19 @@ __all__ = ["LogisticCEM"]
 class LogisticCEM(CEMClassifier):
     """Semi-supervised logistic regression trained by CEM (paper section 3.5).
 
+    Iteration 0 is an L2-penalised logistic regression on the labeled rows. Each iteration then
+    labels every unlabeled row with its most probable class and refits on the labeled and the
+    newly labeled rows (warm-started), until the labels stop changing. Dense or sparse input;
+    ``fit``, ``predict``, ``predict_proba`` and ``decision_function`` are
+    :class:`~sslviz.cem.CEMClassifier`'s.
+
     Parameters
     ----------
     C : float > 0, default=1.0
         Inverse L2 penalty of scikit-learn's ``LogisticRegression``. The objective recorded is
         eq. 10 minus ``||coef||² / (2C)``.
     assignment : {"hard", "soft"}, default="hard"
+        CEM (C-step, climbs eq. 10) or EM (posterior weights; see the module docstring).
     max_iter : int, default=50
         CEM iterations after iteration 0.
     tol : float, default=1e-8
@@ -48,15 +55,39 @@ class LogisticCEM(CEMClassifier):
     solver_tol : float, default=1e-10
         Tolerance of each L-BFGS fit.
     solver_max_iter : int, default=1000
+        Iteration cap of each L-BFGS fit.
     init : {"labeled", "random"}, default="labeled"
-    classes : array-like or None
+        Iteration 0 fitted on the labeled rows (paper), or on all rows with the unlabeled ones
+        split by their nearest of ``n_classes`` randomly drawn rows.
+    classes : array-like or None, default=None
+        All class labels. When given, no other label may appear in ``y`` and (with
+        ``init="labeled"``) every class needs a labeled row; ``None``: the labels seen in ``y``.
     record : {"full", "summary"}, default="full"
-    random_state : int, RandomState or None
+        ``"full"`` keeps each iteration's partition and posteriors in ``trace_``;
+        ``"summary"`` keeps the objective, the label changes and the parameters.
+    random_state : int, RandomState or None, default=None
         Seeds ``init="random"`` (the default initialisation is deterministic).
 
     Attributes
     ----------
-    classes_, coef_ (1 or n_classes, n_features), intercept_, n_iter_, converged_, trace_.
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (1, n_features) for two classes, else (n_classes, n_features)
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+    n_iter_ : int
+        Iterations run after iteration 0.
+    converged_ : bool
+        Whether the partition stopped changing (soft: the gain fell below ``tol``) before
+        ``max_iter``.
+    trace_ : Trace of CEMStep
+        One record per iteration, iteration 0 first.
+    n_features_in_ : int
+        Number of columns of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
+
+    References
+    ----------
+    Amini & Gallinari (2002), Semi-supervised logistic regression. ECAI, section 3.5, eq. 10-11.
 
     Examples
     --------

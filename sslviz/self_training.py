@@ -123,6 +123,11 @@ def _estimator_has(method):
 class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     """Self-training around any classifier with ``predict_proba``, with a per-iteration trace.
 
+    The base classifier is fitted on the labeled rows; at every iteration the unlabeled rows it
+    is most confident about (``criterion``) join the training set with its predictions as
+    labels, and it is refitted. Under the same settings the result equals scikit-learn's
+    ``SelfTrainingClassifier``; this class adds ``trace_`` and the per-class criterion.
+
     Parameters
     ----------
     estimator : classifier
@@ -162,6 +167,9 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
     trace_ : Trace of SelfTrainingStep
         One record per iteration, iteration 0 first (``n_iter_ + 1`` records).
     n_features_in_ : int
+        Number of columns of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
 
     Notes
     -----
@@ -173,7 +181,10 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     References
     ----------
-    Yarowsky (1995); Abney (2004); Wiegand (2009), lecture section "Bootstrapping".
+    Wiegand (2009), *An Introduction to Semi-Supervised Learning* (lecture), section
+    "Bootstrapping". Yarowsky (1995), Unsupervised word sense disambiguation rivaling supervised
+    methods. ACL. Abney (2004), Understanding the Yarowsky algorithm. Computational Linguistics
+    30(3).
 
     Examples
     --------
@@ -197,7 +208,35 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     # -- fitting -------------------------------------------------------------------------------
     def fit(self, X, y):
-        """Self-train on ``X`` with ``y == -1`` marking unlabeled rows. Returns ``self``."""
+        """Self-train on ``X`` with ``y == -1`` marking unlabeled rows. Returns ``self``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The labeled and the unlabeled rows together, in any form the base classifier
+            accepts (finiteness is left to it).
+        y : array-like of shape (n_samples,)
+            Class labels (integers or strings), ``-1`` for an unlabeled row; at least two
+            classes among the labeled rows.
+
+        Returns
+        -------
+        self : SelfTraining
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If ``estimator`` is missing or lacks ``fit`` or ``predict_proba``; if a parameter
+            is out of its range; if ``y`` has no labeled row or fewer than two classes, or
+            breaks the label rule (:func:`sslviz.validation.semi_supervised_target`).
+
+        Warns
+        -----
+        UserWarning
+            If ``y`` has no unlabeled row (only the supervised fit is made), or ``k_best``
+            (with ``criterion="k_best"``) exceeds the number of unlabeled rows.
+        """
         for _ in self.iter_fit(X, y):
             pass
         return self
@@ -316,12 +355,34 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         return validate_data(self, X, accept_sparse=True, ensure_all_finite=False, reset=False)
 
     def predict(self, X):
-        """The base classifier's prediction for each row, shape (n_samples,)."""
+        """The base classifier's prediction for each row, shape (n_samples,).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows in a form the base classifier accepts; any rows, not only the fitted ones.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            ``estimator_.predict(X)``.
+        """
         X = self._checked(X)
         return self.estimator_.predict(X)
 
     def predict_proba(self, X):
-        """P(c|x) of the final classifier, shape (n_samples, n_classes)."""
+        """P(c|x) of the final classifier, shape (n_samples, n_classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows in a form the base classifier accepts; any rows, not only the fitted ones.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            ``estimator_.predict_proba(X)``, columns in the order of ``classes_``.
+        """
         X = self._checked(X)
         return self.estimator_.predict_proba(X)
 
@@ -333,7 +394,18 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     @available_if(_estimator_has("decision_function"))
     def decision_function(self, X):
-        """The final classifier's decision function."""
+        """The final classifier's decision function (only if the base classifier has one).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows in a form the base classifier accepts; any rows, not only the fitted ones.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
+            ``estimator_.decision_function(X)``; its shape is the base classifier's.
+        """
         X = self._checked(X)
         return self.estimator_.decision_function(X)
 

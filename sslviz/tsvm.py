@@ -160,6 +160,13 @@ class TSVMStep:
 class TransductiveSVM(ClassifierMixin, BaseEstimator):
     """Joachims' transductive linear SVM; one-vs-rest for more than two classes.
 
+    Starting from the SVM of the labeled rows, the unlabeled rows get labels (a fixed share of
+    them positive) and enter the hinge loss with a cost that doubles from nearly zero up to
+    ``C_unlabeled``; at every cost, pairs of unlabeled labels whose switch lowers the objective
+    are switched and the SVM is retrained. The result is a linear classifier: ``predict`` and
+    ``decision_function`` accept any rows, and ``transduction_`` holds the labels of the fitted
+    ones.
+
     Parameters
     ----------
     C : float, default=1.0
@@ -207,12 +214,21 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
     trace_ : Trace of TSVMStep, or tuple of Trace
         Binary: one Trace. Multiclass: ``trace_[k]`` is the Trace of "``classes_[k]`` vs rest".
     n_features_in_ : int
+        Number of columns of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
 
     Notes
     -----
     ``fit`` with no unlabeled row gives exactly ``LinearSVC(C=C, loss="hinge")`` fitted on the
     labeled rows. With ``record="summary"`` the trace of a 20-class fit on 5000 unlabeled
     documents takes a few megabytes.
+
+    References
+    ----------
+    Joachims (1999), Transductive inference for text classification using support vector
+    machines. ICML, section 4 and figure 2. Sindhwani & Keerthi (2006), Large scale
+    semi-supervised linear SVMs. SIGIR (switching several pairs per retrain).
 
     Examples
     --------
@@ -240,9 +256,27 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Fit on ``X`` (dense or sparse) with ``y == -1`` marking unlabeled rows.
 
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Real-valued features of the labeled and the unlabeled rows together.
+        y : array-like of shape (n_samples,)
+            Class labels (integers or strings), ``-1`` for an unlabeled row; at least two
+            classes among the labeled rows. With no unlabeled row the fit is
+            ``LinearSVC(C=C, loss="hinge")`` on the labeled rows.
+
         Returns
         -------
-        self
+        self : TransductiveSVM
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of its range; if ``y`` has no labeled row or fewer than two
+            classes, a label outside ``classes`` or a class of ``classes`` without a labeled
+            row, or breaks the label rule (:func:`sslviz.validation.semi_supervised_target`);
+            if ``positive_fraction`` has the wrong length or a value outside (0, 1).
         """
         self._check_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
@@ -386,14 +420,38 @@ class TransductiveSVM(ClassifierMixin, BaseEstimator):
     # -- prediction ----------------------------------------------------------------------------
     def decision_function(self, X):
         """Signed distance ``w·x + b``: shape (n_samples,) for two classes (positive means
-        ``classes_[1]``), else (n_samples, n_classes)."""
+        ``classes_[1]``), else (n_samples, n_classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score, with the columns of ``fit``; any rows, not only the fitted ones.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
+            ``w·x + b`` of the binary TSVM, or of each one-vs-rest TSVM (columns in the order
+            of ``classes_``).
+        """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         scores = np.asarray(X @ self.coef_.T) + self.intercept_
         return scores.ravel() if scores.shape[1] == 1 else scores
 
     def predict(self, X):
-        """``classes_[1]`` where the decision value is positive (binary), else the argmax."""
+        """``classes_[1]`` where the decision value is positive (binary), else the argmax.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to classify, with the columns of ``fit``; any rows, not only the fitted ones
+            (their transductive labels are ``transduction_``).
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Classes from ``classes_``.
+        """
         scores = self.decision_function(X)
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(int)]

@@ -113,6 +113,11 @@ class YarowskyStep:
 class Yarowsky(ClassifierMixin, BaseEstimator):
     """Yarowsky's bootstrapping of a decision list from seed collocations.
 
+    The instances that have a seed collocation of one sense (or a label in ``y``) train a
+    :class:`~sslviz.decision_list.DecisionList`; the list then labels every instance whose first
+    matching rule is confident enough, a new list is trained on the grown labeled set, and so on
+    until the labels stop changing. ``predict`` applies the final list to any instances.
+
     Parameters
     ----------
     seeds : dict of sense -> list of (str or int), or None, default=None
@@ -156,12 +161,21 @@ class Yarowsky(ClassifierMixin, BaseEstimator):
     converged_ : bool
         Whether the labels stopped changing before ``max_iter``.
     trace_ : Trace of YarowskyStep
+        One record per iteration, iteration 0 (the seed labels) first.
     n_features_in_ : int
+        Number of columns of the ``X`` seen in ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of ``X``; set only when ``X`` was a DataFrame with string column names.
 
     Notes
     -----
     Instances labeled in ``y`` (anything but ``-1``) and instances labeled by the seeds are the
     *given* labels: they stay fixed in both modes; a label in ``y`` wins over a seed.
+
+    References
+    ----------
+    Yarowsky, D. (1995). Unsupervised word sense disambiguation rivaling supervised methods.
+    ACL. Abney, S. (2004). Understanding the Yarowsky algorithm. Computational Linguistics 30(3).
 
     Examples
     --------
@@ -189,14 +203,29 @@ class Yarowsky(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,) or None
-            Hand labels, ``-1`` for unlabeled instances; ``None`` = all unlabeled.
-        feature_names : sequence of str or None
+            Binary features of the instances, e.g. from
+            :func:`~sslviz.decision_list.collocation_matrix`; any non-zero value counts as
+            "present".
+        y : array-like of shape (n_samples,) or None, default=None
+            Hand labels (senses, integers or strings), ``-1`` for unlabeled instances;
+            ``None`` = all unlabeled (the seeds alone start the loop).
+        feature_names : sequence of str or None, default=None
             Names of the columns of ``X``; needed when seed rules are given by name.
 
         Returns
         -------
-        self
+        self : Yarowsky
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of its range or ``seeds`` is not a dict; if a seed rule is
+            empty, not a feature of ``feature_names`` (or given by name without them), out of
+            range, or matches no instance; if fewer than two senses are given, a seed sense is
+            not in ``classes``, the senses mix strings and numbers, or a sense has no labeled
+            instance at iteration 0; if ``y`` does not have one entry per row of ``X`` or
+            breaks the label rule (:func:`sslviz.validation.semi_supervised_target`).
         """
         for _ in self.iter_fit(X, y, feature_names=feature_names):
             pass
@@ -330,12 +359,37 @@ class Yarowsky(ClassifierMixin, BaseEstimator):
 
     # -- prediction ------------------------------------------------------------------------------
     def predict(self, X):
-        """Senses from the final decision list (its default where no rule matches)."""
+        """Senses from the final decision list (its default where no rule matches).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Binary features with the columns of ``fit``; any instances, not only the fitted
+            ones (whose loop labels are ``labels_``).
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Senses from ``classes_``; where no rule matches, the sense most frequent among
+            the final labeled instances.
+        """
         check_is_fitted(self)
         return self.decision_list_.predict(self._check_X(X))
 
     def predict_proba(self, X):
-        """``P(s|f)`` of the final list's first matching rule (class prior where none)."""
+        """``P(s|f)`` of the final list's first matching rule (class prior where none).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Binary features with the columns of ``fit``; any instances, not only the fitted
+            ones.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Rows sum to one; columns in the order of ``classes_``.
+        """
         check_is_fitted(self)
         return self.decision_list_.predict_proba(self._check_X(X))
 
