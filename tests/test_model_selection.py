@@ -1,0 +1,86 @@
+"""The α-criterion study on a tiny synthetic corpus, against direct calls of what it records."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from synthetic import topic_corpus
+
+from sslviz.em import SemiSupervisedNB
+from sslviz.experiments.model_selection import (
+    CRITERIA,
+    EVALUATION_GRID,
+    Corpus,
+    alpha_study,
+    format_table,
+    summary_rows,
+)
+from sslviz.splits import split_labeled
+from sslviz.tuning import choose_nb_alpha
+
+SEEDS = (0, 1, 2)
+
+
+@pytest.fixture(scope="module")
+def toy():
+    X, y, _ = topic_corpus(300, 40, 0, seed=1, topic_rate=0.7, background=0.4)
+    return Corpus("toy", X, y, np.arange(200, 300), (1, 3))
+
+
+@pytest.fixture(scope="module")
+def cells(toy, module_result_cache):
+    return alpha_study([toy], seeds=SEEDS, n_unlabeled=50, max_iter=2, progress=False, n_jobs=1)
+
+
+def _split(toy, n_labeled, seed):
+    split = split_labeled(toy.y, n_labeled, per_class=True, n_unlabeled=50,
+                          test_rows=toy.test_rows, random_state=seed)
+    return split, toy.X[split.train], split.semi_supervised_targets(toy.y)
+
+
+def test_every_recorded_choice_is_the_choice_of_a_direct_call(toy, cells):
+    for cell in cells:
+        for s, seed in enumerate(cell.seeds):
+            _, X_train, y_train = _split(toy, cell.n_labeled, int(seed))
+            for c, criterion in enumerate(CRITERIA):
+                if cell.n_labeled < 2 and criterion != "evidence":
+                    assert np.isnan(cell.chosen[s, c])  # leave-one-out needs 2 per class
+                    continue
+                choice = choose_nb_alpha(X_train, y_train, criterion=criterion)
+                assert cell.chosen[s, c] == choice.params["alpha"]
+                assert cell.at_bound[s, c] == choice.at_bound
+                assert np.isclose(EVALUATION_GRID, choice.params["alpha"]).any()
+
+
+def test_accuracies_are_those_of_direct_fits(toy, cells):
+    cell = cells[1]
+    split, X_train, y_train = _split(toy, cell.n_labeled, int(cell.seeds[0]))
+    for j in (3, 8):
+        for max_iter, table in ((0, cell.nb_accuracy), (2, cell.em_accuracy)):
+            model = SemiSupervisedNB(alpha=EVALUATION_GRID[j], max_iter=max_iter)
+            guess = model.fit(X_train, y_train).predict(toy.X[split.test])
+            assert table[0, j] == np.mean(guess == toy.y[split.test])
+
+
+def test_regret_is_never_negative_and_the_summary_counts_wins(cells):
+    for cell in cells:
+        for criterion in [c for c in CRITERIA if cell.available(c)]:
+            for model in ("nb", "em"):
+                regret = cell.regret(criterion, model)
+                assert np.all(regret >= 0)
+                np.testing.assert_array_equal(regret + cell.accuracy(criterion, model),
+                                              cell.test_best(model))
+    for row in summary_rows(cells):
+        assert row["wins"] == int(np.sum(row["em"] > row["nb"]))
+        np.testing.assert_allclose(row["gain"], row["em"] - row["nb"])
+    assert cells[1].constant_guess[0] == pytest.approx(9 * np.log(1 / 3))
+    assert "| toy | 3 | loo_accuracy |" in format_table(cells)
+
+
+def test_a_leave_one_out_criterion_has_no_choice_with_one_document_per_class(cells):
+    one = cells[0]
+    assert one.n_labeled == 1 and one.available("evidence")
+    assert not one.available("loo_accuracy")
+    with pytest.raises(ValueError, match="loo_accuracy chose no α at 1 per class"):
+        one.accuracy("loo_accuracy")
+    assert {row["criterion"] for row in summary_rows([one])} == {"evidence", "alpha=1"}
