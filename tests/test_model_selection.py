@@ -84,3 +84,39 @@ def test_a_leave_one_out_criterion_has_no_choice_with_one_document_per_class(cel
     with pytest.raises(ValueError, match="loo_accuracy chose no α at 1 per class"):
         one.accuracy("loo_accuracy")
     assert {row["criterion"] for row in summary_rows([one])} == {"evidence", "alpha=1"}
+
+
+def test_lambda_choices_break_accuracy_ties_by_the_likelihood_and_count_bounds():
+    from sslviz.experiments.model_selection import LambdaStudyCell
+
+    cell = LambdaStudyCell("toy", 5, np.array([0, 1]), np.array([0.0, 0.1, 0.5, 0.75, 1.0]),
+                           np.array([0.01, 0.01]),
+                           loo_accuracy=np.array([[0.5, 0.8, 0.8, 0.8, 0.2],
+                                                  [0.1, 0.2, 0.3, 0.4, 0.9]]),
+                           loo_log_likelihood=np.array([[-5.0, -3.0, -4.0, -2.0, -9.0],
+                                                        [-1.0, -2.0, -3.0, -4.0, -5.0]]),
+                           test_accuracy=np.array([[0.6, 0.7, 0.8, 0.75, 0.5],
+                                                   [0.6, 0.7, 0.8, 0.75, 0.5]]))
+    np.testing.assert_array_equal(cell.chosen_index("loo_accuracy"), [3, 4])
+    np.testing.assert_array_equal(cell.chosen_index("loo_log_likelihood"), [3, 0])
+    np.testing.assert_allclose(cell.regret("loo_accuracy"), [0.05, 0.3])
+    assert cell.bound_share("loo_accuracy") == 0.5 and cell.bound_share("loo_log_likelihood") == 0.5
+
+
+def test_lambda_study_scores_are_leave_one_out_refits(toy, module_result_cache):
+    from sslviz.experiments.model_selection import lambda_study
+
+    (cell,) = lambda_study([toy], n_labeled=2, seeds=(0,), n_unlabeled=30, max_iter=2,
+                           weights=(0.0, 0.5, 1.0), progress=False, n_jobs=1)
+    split = split_labeled(toy.y, 2, per_class=True, n_unlabeled=30, test_rows=toy.test_rows,
+                          random_state=0)
+    X_train, y_train = toy.X[split.train], split.semi_supervised_targets(toy.y)
+    labeled = np.flatnonzero(y_train != -1)
+    correct = []
+    for row in labeled:  # λ = 1 by hand
+        keep = np.arange(len(y_train)) != row
+        model = SemiSupervisedNB(alpha=cell.alpha[0], unlabeled_weight=1.0, max_iter=2)
+        correct.append(model.fit(X_train[keep], y_train[keep]).predict(X_train[row])[0]
+                       == y_train[row])
+    assert cell.loo_accuracy[0, 2] == np.mean(correct)
+    assert np.all(cell.regret("loo_accuracy") >= 0)

@@ -252,10 +252,133 @@ def main(argv=None):
     parser.add_argument("--max-iter", type=cli.positive_int, default=MAX_ITER)
     parser.add_argument("--n-jobs", type=cli.n_jobs, default=-1)
     parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument("--lambda", dest="lambda_", action="store_true",
+                        help="EM's λ instead of α (WebKB, 5 labeled pages per class)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    cells = alpha_study(seeds=args.seeds, n_unlabeled=args.n_unlabeled, max_iter=args.max_iter,
-                        use_cache=not args.no_cache, n_jobs=args.n_jobs)
-    print(format_table(cells))
+    options = {"seeds": args.seeds, "n_unlabeled": args.n_unlabeled, "max_iter": args.max_iter,
+               "use_cache": not args.no_cache, "n_jobs": args.n_jobs}
+    if args.lambda_:
+        webkb = [c for c in lecture_corpora() if c.name.startswith("WebKB")]
+        print(format_lambda_table(lambda_study(webkb, **options)))
+    else:
+        print(format_table(alpha_study(**options)))
     print(f"\n{len(args.seeds)} splits per cell; {time.perf_counter() - start:.0f} s")
     return 0
+
+
+# -- EM's λ: leave-one-out accuracy (Nigam et al.) against the held-out likelihood --------------
+
+LAMBDA_GRID = (0.0, 0.01, 0.1, 0.25, 0.5, 0.75, 1.0)
+"""Fujino et al.'s six candidates for λ and λ = 0 (Naive Bayes): the grid spans λ's bounds."""
+LAMBDA_CRITERIA = ("loo_accuracy", "loo_log_likelihood")
+
+
+def lambda_job(X, y, *, test_rows, n_labeled, seed, n_unlabeled, max_iter, weights):
+    """One split: EM's leave-one-out accuracy and log-likelihood of the labels at every λ
+    (every fold trains on the other labeled documents and every unlabeled one, as Nigam et al.
+    and Fujino et al. chose λ), and EM's test accuracy at every λ. α: :func:`choose_nb_alpha`'s
+    default on the labeled rows."""
+    split = split_labeled(y, n_labeled, per_class=True, n_unlabeled=n_unlabeled,
+                          test_rows=test_rows, random_state=seed)
+    X_train, y_train = _float_counts(X[split.train]), split.semi_supervised_targets(y)
+    X_test, y_test = _float_counts(X[split.test]), np.asarray(y)[split.test]
+    alpha = choose_nb_alpha(X_train, y_train).params["alpha"]
+    labeled = np.flatnonzero(y_train != -1)
+    correct = np.zeros((len(weights), len(labeled)))
+    log_likelihood = np.zeros((len(weights), len(labeled)))
+    test = np.zeros(len(weights))
+    for w, weight in enumerate(weights):
+        def model(weight=weight):
+            return SemiSupervisedNB(alpha=alpha, unlabeled_weight=weight, max_iter=max_iter,
+                                    record="summary")
+        test[w] = np.mean(model().fit(X_train, y_train).predict(X_test) == y_test)
+        for k, row in enumerate(labeled):  # document ``row`` held out: neither labeled nor not
+            keep = np.arange(len(y_train)) != row
+            fitted = model().fit(X_train[keep], y_train[keep])
+            proba = fitted.predict_proba(X_train[row])[0]
+            column = list(fitted.classes_).index(y_train[row])
+            correct[w, k] = np.argmax(proba) == column
+            log_likelihood[w, k] = np.log(max(proba[column], 1e-15))
+    return {"alpha": np.float64(alpha), "loo_accuracy": correct.mean(axis=1),
+            "loo_log_likelihood": log_likelihood.sum(axis=1), "test_accuracy": test}
+
+
+@dataclass(frozen=True)
+class LambdaStudyCell:
+    """One corpus at one labeled size: the λ criteria's scores and EM's test accuracy."""
+
+    corpus: str
+    n_labeled: int
+    seeds: np.ndarray
+    weights: np.ndarray  # (n_weights,)
+    alpha: np.ndarray  # (n_seeds,)
+    loo_accuracy: np.ndarray  # (n_seeds, n_weights)
+    loo_log_likelihood: np.ndarray  # (n_seeds, n_weights)
+    test_accuracy: np.ndarray  # (n_seeds, n_weights)
+
+    def chosen_index(self, criterion):
+        """Per seed, the index of the chosen λ: ties of leave-one-out accuracy are broken by the
+        leave-one-out log-likelihood, then go to the middle (:func:`sslviz.tuning.best_index`)."""
+        from ..tuning import best_index
+
+        if criterion == "loo_accuracy":
+            return np.array([best_index(a, b) for a, b in
+                             zip(self.loo_accuracy, self.loo_log_likelihood, strict=True)])
+        return np.array([best_index(b) for b in self.loo_log_likelihood])
+
+    def accuracy(self, criterion):
+        return self.test_accuracy[np.arange(len(self.seeds)), self.chosen_index(criterion)]
+
+    def regret(self, criterion):
+        return self.test_accuracy.max(axis=1) - self.accuracy(criterion)
+
+    def bound_share(self, criterion):
+        """The share of seeds whose λ is 0 or 1, the bounds of λ."""
+        index = self.chosen_index(criterion)
+        return float(np.mean((index == 0) | (index == len(self.weights) - 1)))
+
+
+def lambda_study(corpora, *, n_labeled=5, seeds=range(N_SEEDS), n_unlabeled=N_UNLABELED,
+                 max_iter=MAX_ITER, weights=LAMBDA_GRID, use_cache=True, n_jobs=None,
+                 progress=True):
+    """Run the λ study on ``corpora`` (a list of :class:`Corpus`); one cell per corpus."""
+    seeds = np.asarray(list(seeds), dtype=int)
+    cells = []
+    for corpus in corpora:
+        digest = data_digest(corpus.X, np.asarray(corpus.y), np.asarray(corpus.test_rows))
+        settings = {"n_unlabeled": int(n_unlabeled), "max_iter": int(max_iter),
+                    "weights": [float(w) for w in weights], "n_labeled": int(n_labeled)}
+        from ..tuning import DEFAULT_ALPHA_CRITERION
+
+        def key(job, digest=digest, settings=settings):
+            return {"data": digest, **settings, **job, "alpha": DEFAULT_ALPHA_CRITERION,
+                    "version": CACHE_VERSION}
+
+        jobs = [{"seed": int(s)} for s in seeds]
+        shared = {"X": corpus.X, "y": np.asarray(corpus.y), "test_rows": corpus.test_rows,
+                  **settings}
+        results = run_jobs(lambda_job, jobs, kind="lambda_study", key=key, shared=shared,
+                           use_cache=use_cache, n_jobs=n_jobs, progress=progress,
+                           description=f"{corpus.name}, λ")
+        stack = {name: np.array([r[name] for r in results]) for name in results[0]}
+        cells.append(LambdaStudyCell(corpus.name, int(n_labeled), seeds,
+                                     np.asarray(weights, dtype=float), **stack))
+    return cells
+
+
+def format_lambda_table(cells):
+    """The λ study as a markdown table (accuracy in %, regret in points)."""
+    lines = ["| corpus | /class | criterion | λ picked | EM | regret | at 0 or 1 |",
+             "|" + "---|" * 7]
+    for cell in cells:
+        for criterion in LAMBDA_CRITERIA:
+            picked = ", ".join(f"{w:g}" for w in sorted(set(cell.weights[
+                cell.chosen_index(criterion)])))
+            lines.append(f"| {cell.corpus} | {cell.n_labeled} | {criterion} | {picked} | "
+                         f"{_spread(cell.accuracy(criterion))} | "
+                         f"{100 * cell.regret(criterion).mean():.1f} | "
+                         f"{cell.bound_share(criterion):.0%} |")
+        lines.append(f"| {cell.corpus} | {cell.n_labeled} | test-best λ (reference) | | "
+                     f"{_spread(cell.test_accuracy.max(axis=1))} | | |")
+    return "\n".join(lines)
