@@ -120,3 +120,14 @@ def test_lambda_study_scores_are_leave_one_out_refits(toy, module_result_cache):
                        == y_train[row])
     assert cell.loo_accuracy[0, 2] == np.mean(correct)
     assert np.all(cell.regret("loo_accuracy") >= 0)
+
+
+def test_mean_regret_averages_the_cells_where_every_criterion_chose(cells):
+    from sslviz.experiments.model_selection import mean_regret
+
+    regret = mean_regret(cells)
+    three = cells[1]  # the 1/class cell has no leave-one-out choice and is left out
+    for criterion, (nb, em) in regret.items():
+        assert nb == pytest.approx(100 * three.regret(criterion, "nb").mean())
+        assert em == pytest.approx(100 * three.regret(criterion, "em").mean())
+    assert mean_regret(cells[:1]) == {}

@@ -210,6 +210,15 @@ def summary_rows(cells):
     return rows
 
 
+def mean_regret(cells):
+    """Per criterion, ``(NB, EM)`` regret in points averaged over the cells where every
+    criterion chose (2 or more labeled documents per class): how much accuracy each gives away."""
+    shared = [cell for cell in cells if all(cell.available(c) for c in CRITERIA)]
+    return {criterion: tuple(100 * np.mean([cell.regret(criterion, model).mean()
+                                            for cell in shared]) for model in ("nb", "em"))
+            for criterion in CRITERIA} if shared else {}
+
+
 def _spread(values):
     values = 100 * np.asarray(values)
     return f"{values.mean():.1f} [{values.min():.1f}–{values.max():.1f}]"
@@ -227,6 +236,11 @@ def format_table(cells):
             f"{_spread(row['nb'])} | {_spread(row['em'])} | {100 * row['nb_regret'].mean():.1f} "
             f"| {100 * row['em_regret'].mean():.1f} | {bound} | {_spread(row['gain'])} | "
             f"{row['wins']}/{row['n']} |")
+    regret = mean_regret(cells)
+    if regret:
+        lines.append("\nmean regret (points, NB / EM) over the cells with 2 or more labeled "
+                     "documents per class: " + "; ".join(
+                         f"{c} {nb:.2f} / {em:.2f}" for c, (nb, em) in regret.items()))
     for cell in cells:
         best_nb, best_em = cell.test_best("nb"), cell.test_best("em")
         below = np.sum(cell.best_loo_log_likelihood < cell.constant_guess)
