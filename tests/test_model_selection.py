@@ -131,3 +131,17 @@ def test_mean_regret_averages_the_cells_where_every_criterion_chose(cells):
         assert nb == pytest.approx(100 * three.regret(criterion, "nb").mean())
         assert em == pytest.approx(100 * three.regret(criterion, "em").mean())
     assert mean_regret(cells[:1]) == {}
+
+
+def test_lambda_study_equals_the_tuning_modules_leave_one_out(toy, module_result_cache):
+    from sslviz.experiments.model_selection import lambda_study
+    from sslviz.tuning import cv_score
+
+    (cell,) = lambda_study([toy], n_labeled=2, seeds=(0,), n_unlabeled=30, max_iter=2,
+                           weights=(0.0, 0.5, 1.0), progress=False, n_jobs=1)
+    split = split_labeled(toy.y, 2, per_class=True, n_unlabeled=30, test_rows=toy.test_rows,
+                          random_state=0)
+    X_train, y_train = toy.X[split.train], split.semi_supervised_targets(toy.y)
+    score = cv_score(SemiSupervisedNB(alpha=cell.alpha[0], max_iter=2), "unlabeled_weight",
+                     X_train, y_train, cv="loo", scoring="accuracy", semi_supervised=True)
+    assert [score(w) for w in (0.0, 0.5, 1.0)] == pytest.approx(cell.loo_accuracy[0].tolist())

@@ -434,3 +434,20 @@ def test_choose_by_cv_interior_uses_the_same_folds_as_choose_by_cv(counts):
                          scoring=MARGIN_SCORING)
     np.testing.assert_allclose(interior.scores, plain.scores)
     assert interior.criterion.startswith("3-fold cv balanced_accuracy (ties: hinge loss)")
+
+
+def test_leave_one_out_folds_hold_out_each_labeled_row_alone(counts):
+    from sslviz.tuning import cv_score
+
+    X, y = counts
+    y_semi = np.where(np.arange(len(y)) % 3 == 0, y, -1)
+    folds = labeled_folds(y_semi, "loo", include_unlabeled=True)
+    labeled, unlabeled = np.flatnonzero(y_semi != -1), np.flatnonzero(y_semi == -1)
+    assert [test.tolist() for _, test in folds] == [[row] for row in labeled]
+    for (train, _), row in zip(folds, labeled, strict=True):
+        assert sorted(train) == sorted(set(labeled) - {row} | set(unlabeled))
+    score = cv_score(MultinomialNB(), "alpha", X, y_semi, cv="loo", scoring="accuracy")
+    assert score.folds_name == "leave-one-out"
+    assert score(0.05) == loo_accuracy(X[labeled], y[labeled], 0.05)  # the closed form
+    with pytest.raises(ValueError, match="leave-one-out needs at least 2 labeled rows, got 1"):
+        labeled_folds(np.array([0, -1, -1]), "loo")
