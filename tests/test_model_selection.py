@@ -145,3 +145,31 @@ def test_lambda_study_equals_the_tuning_modules_leave_one_out(toy, module_result
     score = cv_score(SemiSupervisedNB(alpha=cell.alpha[0], max_iter=2), "unlabeled_weight",
                      X_train, y_train, cv="loo", scoring="accuracy", semi_supervised=True)
     assert [score(w) for w in (0.0, 0.5, 1.0)] == pytest.approx(cell.loo_accuracy[0].tolist())
+
+
+def test_c_study_records_the_choosers_choice_and_direct_fits(toy, module_result_cache):
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import LinearSVC
+
+    from sslviz.experiments.model_selection import C_CRITERIA, C_START, _c_scoring, c_study
+    from sslviz.linear_svm import text_features
+    from sslviz.tuning import choose_by_cv_interior
+
+    (cell,) = c_study([toy], seeds=(0,), progress=False, n_jobs=1)
+    assert cell.n_labeled == 3 and np.all(cell.regret("balanced_accuracy") >= 0)
+    split = split_labeled(toy.y, 3, per_class=True, n_unlabeled=0, test_rows=toy.test_rows,
+                          random_state=0)
+    X_lab, X_test = text_features(toy.X[split.labeled], toy.X[split.labeled], toy.X[split.test])
+    svm = LinearSVC(loss="hinge", max_iter=10_000, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for i, criterion in enumerate(C_CRITERIA):
+            scoring, tie_break = _c_scoring(criterion)
+            choice = choose_by_cv_interior(svm, "C", C_START, X_lab, toy.y[split.labeled],
+                                           kind="C", cv=5, random_state=0, scoring=scoring,
+                                           tie_break=tie_break)
+            assert cell.chosen[0, i] == choice.params["C"]
+        guess = svm.set_params(C=cell.Cs[5]).fit(X_lab, toy.y[split.labeled]).predict(X_test)
+    assert cell.test_accuracy[0, 5] == np.mean(guess == toy.y[split.test])

@@ -274,11 +274,16 @@ def main(argv=None):
     parser.add_argument("--no-cache", action="store_true")
     parser.add_argument("--lambda", dest="lambda_", action="store_true",
                         help="EM's λ instead of α (WebKB and R8, 5 labeled documents per class)")
+    parser.add_argument("--svm-c", action="store_true",
+                        help="a linear SVM's C instead of α (5 and 50 labeled per class)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     options = {"seeds": args.seeds, "n_unlabeled": args.n_unlabeled, "max_iter": args.max_iter,
                "use_cache": not args.no_cache, "n_jobs": args.n_jobs}
-    if args.lambda_:
+    if args.svm_c:
+        del options["n_unlabeled"], options["max_iter"]
+        print(format_c_table(c_study(**options)))
+    elif args.lambda_:
         corpora = [c for c in lecture_corpora() if not c.name.startswith("20 Newsgroups")]
         print(format_lambda_table(lambda_study(corpora, **options)))
     else:
@@ -407,4 +412,129 @@ def format_lambda_table(cells):
                              f"{weight:g} | {_spread(at)} | {regret:.1f} | |")
         lines.append(f"| {cell.corpus} | {cell.n_labeled} | test-best λ (reference) | | "
                      f"{_spread(cell.test_accuracy.max(axis=1))} | | |")
+    return "\n".join(lines)
+
+
+# -- an SVM's C: a criterion the majority class cannot win --------------------------------------
+
+C_START = (0.1, 0.3, 1.0, 3.0)
+""":data:`sslviz.linear_svm.C_GRID`, the grid the lectures search, extended by the chooser."""
+C_EVALUATION_GRID = (1e-4, 1e-3, 0.01, 0.1, 0.3, 1.0, 3.0, 30.0, 300.0, 3000.0, 1e4)
+"""Every C a criterion can pick from :data:`C_START` extended by decades up to the bounds."""
+C_CRITERIA = ("hinge", "balanced_accuracy", "accuracy")
+C_SIZES = (5, 50)
+
+
+def _c_scoring(criterion):
+    from ..tuning import MARGIN_SCORING, NEG_HINGE_LOSS
+
+    return {"hinge": (NEG_HINGE_LOSS, None), "balanced_accuracy": (MARGIN_SCORING, NEG_HINGE_LOSS),
+            "accuracy": ("accuracy", NEG_HINGE_LOSS)}[criterion]
+
+
+def c_job(X, y, *, test_rows, n_labeled, seed, max_iter):
+    """One split: each C criterion's choice (5-fold cv on the labeled rows, grid extended) and
+    the linear SVM's test accuracy at every C of :data:`C_EVALUATION_GRID` (tf-idf features,
+    unit length, fitted on the labeled rows; :func:`sslviz.linear_svm.text_features`)."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import LinearSVC
+
+    from ..linear_svm import text_features
+    from ..tuning import choose_by_cv_interior
+
+    split = split_labeled(y, n_labeled, per_class=True, n_unlabeled=0, test_rows=test_rows,
+                          random_state=seed)
+    y = np.asarray(y)
+    X_lab, X_test = text_features(X[split.labeled], X[split.labeled], X[split.test])
+    y_lab, y_test = y[split.labeled], y[split.test]
+    svm = LinearSVC(loss="hinge", max_iter=max_iter, random_state=0)
+    chosen, at_bound = np.empty(len(C_CRITERIA)), np.empty(len(C_CRITERIA))
+    test = np.empty(len(C_EVALUATION_GRID))
+    with warnings.catch_warnings():  # large C: liblinear stops at max_iter
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for i, criterion in enumerate(C_CRITERIA):
+            scoring, tie_break = _c_scoring(criterion)
+            choice = choose_by_cv_interior(svm, "C", C_START, X_lab, y_lab, kind="C", cv=5,
+                                           random_state=seed, scoring=scoring,
+                                           tie_break=tie_break)
+            chosen[i], at_bound[i] = choice.params["C"], choice.at_bound
+        for j, C in enumerate(C_EVALUATION_GRID):
+            guess = svm.set_params(C=C).fit(X_lab, y_lab).predict(X_test)
+            test[j] = np.mean(guess == y_test)
+    return {"chosen": chosen, "at_bound": at_bound, "test_accuracy": test,
+            "majority_accuracy": np.float64(np.bincount(y_test).max() / len(y_test))}
+
+
+@dataclass(frozen=True)
+class CStudyCell:
+    """One corpus at one labeled size: the C criteria's choices and the SVM's test accuracy."""
+
+    corpus: str
+    n_labeled: int
+    seeds: np.ndarray
+    Cs: np.ndarray  # (n_Cs,) C_EVALUATION_GRID
+    chosen: np.ndarray  # (n_seeds, n_criteria)
+    at_bound: np.ndarray  # (n_seeds, n_criteria)
+    test_accuracy: np.ndarray  # (n_seeds, n_Cs)
+    majority_accuracy: np.ndarray  # (n_seeds,)
+
+    def accuracy(self, criterion):
+        values = self.chosen[:, C_CRITERIA.index(criterion)]
+        columns = [int(np.argmin(np.abs(np.log(self.Cs / v)))) for v in values]
+        return self.test_accuracy[np.arange(len(self.seeds)), columns]
+
+    def regret(self, criterion):
+        return self.test_accuracy.max(axis=1) - self.accuracy(criterion)
+
+    def bound_share(self, criterion):
+        return float(np.mean(self.at_bound[:, C_CRITERIA.index(criterion)]))
+
+
+def c_study(corpora=None, *, seeds=range(N_SEEDS), max_iter=10_000, use_cache=True,
+            n_jobs=None, progress=True):
+    """Run the C study (sizes :data:`C_SIZES`, R8's 50 lowered as in the α study)."""
+    corpora = lecture_corpora() if corpora is None else corpora
+    seeds = np.asarray(list(seeds), dtype=int)
+    cells = []
+    for corpus in corpora:
+        digest = data_digest(corpus.X, np.asarray(corpus.y), np.asarray(corpus.test_rows))
+        sizes = [n for n in corpus.sizes if n > 1]
+
+        def key(job, digest=digest):
+            return {"data": digest, **job, "max_iter": int(max_iter),
+                    "grid": list(C_EVALUATION_GRID), "criteria": list(C_CRITERIA),
+                    "version": CACHE_VERSION}
+
+        jobs = [{"n_labeled": int(n), "seed": int(s)} for n in sizes for s in seeds]
+        shared = {"X": corpus.X, "y": np.asarray(corpus.y), "test_rows": corpus.test_rows,
+                  "max_iter": int(max_iter)}
+        results = run_jobs(c_job, jobs, kind="c_study", key=key, shared=shared,
+                           use_cache=use_cache, n_jobs=n_jobs, progress=progress,
+                           description=f"{corpus.name}, C")
+        for k, n in enumerate(sizes):
+            block = results[k * len(seeds):(k + 1) * len(seeds)]
+            stack = {name: np.array([r[name] for r in block]) for name in block[0]}
+            cells.append(CStudyCell(corpus.name, int(n), seeds, np.array(C_EVALUATION_GRID),
+                                    **stack))
+    return cells
+
+
+def format_c_table(cells):
+    """The C study as a markdown table (accuracy in %, regret in points)."""
+    lines = ["| corpus | /class | criterion | C picked | SVM | regret | at bound |",
+             "|" + "---|" * 7]
+    for cell in cells:
+        for criterion in C_CRITERIA:
+            picked = ", ".join(f"{c:g}" for c in sorted(set(
+                cell.chosen[:, C_CRITERIA.index(criterion)])))
+            lines.append(f"| {cell.corpus} | {cell.n_labeled} | {criterion} | {picked} | "
+                         f"{_spread(cell.accuracy(criterion))} | "
+                         f"{100 * cell.regret(criterion).mean():.1f} | "
+                         f"{cell.bound_share(criterion):.0%} |")
+        lines.append(f"| {cell.corpus} | {cell.n_labeled} | test-best C (reference) | | "
+                     f"{_spread(cell.test_accuracy.max(axis=1))} | | |")
+        lines.append(f"| {cell.corpus} | {cell.n_labeled} | majority class | | "
+                     f"{_spread(cell.majority_accuracy)} | | |")
     return "\n".join(lines)
