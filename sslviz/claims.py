@@ -28,13 +28,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Claim", "ClaimFailed", "claim", "strict"]
+__all__ = ["Claim", "ClaimFailed", "EdgeNotAcknowledged", "acknowledge_edge", "claim", "strict"]
 
 STRICT_VARIABLE = "SSLVIZ_STRICT_CLAIMS"
 
 
 class ClaimFailed(AssertionError):
     """A lecture's claim did not hold while claims are strict (the test command)."""
+
+
+class EdgeNotAcknowledged(ClaimFailed):
+    """A choice at a bound of its grid was used without a stated reason (strict claims)."""
 
 
 @dataclass(frozen=True)
@@ -104,3 +108,17 @@ def _format(value, digits):
     if array.shape == ():
         return str(value)
     return "[" + ", ".join(str(v) for v in array.ravel().tolist()) + "]"
+
+
+def acknowledge_edge(choice, reason):
+    """Print that ``choice`` (a :class:`sslviz.tuning.Choice`) sits at a bound, and why the lecture
+    may use it; return the acknowledged choice (an interior choice is returned as it is).
+
+    A choice at the edge of its grid is a warning, not a result: under ``SSLVIZ_STRICT_CLAIMS=1``
+    using one that was not acknowledged raises :class:`EdgeNotAcknowledged`.
+    """
+    if not choice.at_bound:
+        return choice
+    acknowledged = choice.acknowledge_edge(reason)
+    print(f"edge: {choice.edge_message}\n  acknowledged: {acknowledged.acknowledged}")
+    return acknowledged

@@ -63,6 +63,8 @@ CASES = [
     ("experiments", ["hybrid", "table", "--n-jobs", "0"], "got 0"),
     ("experiments", ["hybrid", "table", "--corpora", "imdb"], "invalid choice"),
     ("experiments", ["hybrids"], "invalid choice"),
+    ("experiments", ["alpha-study", "--seeds", "-1"], "a seed must be an integer"),
+    ("experiments", ["alpha-study", "--max-iter", "0"], "must be a positive integer, got 0"),
     # python -m sslviz.bench
     ("bench", ["em", "--repeat", "0"], "--repeat: must be a positive integer, got 0"),
     ("bench", ["em", "--n-labeled", "-5"], "--n-labeled: must be a positive integer"),

@@ -4,7 +4,8 @@ dispatches; each lecture's experiments parse their own options in a ``main(argv)
 ``fisher table|figure`` (also ``fisher-table``, ``fisher-figure``; lecture 06,
 :func:`sslviz.experiments.fisher_command.main`); ``kernel-expansion [splice] [leukemia]``
 (lecture 08, :func:`sslviz.experiments.kernel_expansion.main`); ``hybrid table|perplexity``
-(lecture 09, :func:`sslviz.experiments.hybrid_studies.main`); ``store [NOTEBOOK ...]`` (the
+(lecture 09, :func:`sslviz.experiments.hybrid_studies.main`); ``alpha-study`` (which criterion
+chooses NB's α, :func:`sslviz.experiments.model_selection.main`); ``store [NOTEBOOK ...]`` (the
 results of the lectures' long sweeps kept with the project, :mod:`sslviz.experiments.store`).
 
 Every command takes ``--scheduler ADDRESS`` (e.g. ``tcp://host:8786``): its jobs then run on that
@@ -24,9 +25,10 @@ from . import runner
 SCHEDULER_FLAG = "--scheduler"
 
 
-COMMANDS = {**LECTURE_COMMANDS, "store": "sslviz.experiments.store"}
-"""Each command's module (the lectures' from :mod:`sslviz.lectures`); its ``main(argv)`` parses
-the command's own options."""
+COMMANDS = {**LECTURE_COMMANDS, "alpha-study": "sslviz.experiments.model_selection",
+            "store": "sslviz.experiments.store"}
+"""Each command's module (the lectures' from :mod:`sslviz.lectures`, then the criterion study and
+the store); its ``main(argv)`` parses the command's own options."""
 ALIASES = {"fisher-table": ("fisher", "table"), "fisher-figure": ("fisher", "figure")}
 
 
@@ -62,7 +64,8 @@ def _parser():
         description="Paper-scale experiments, cached per job (an interrupted run resumes). "
         "fisher table|figure: Table 1 / Figure 1 of Takamura & Okumura (lecture 06); "
         "kernel-expansion: Szummer & Jaakkola's experiments (lecture 08); hybrid "
-        "table|perplexity: Tables 1-3 / Figure 2 of Fujino et al. (lecture 09); store: the "
+        "table|perplexity: Tables 1-3 / Figure 2 of Fujino et al. (lecture 09); alpha-study: "
+        "which criterion should choose NB's alpha; store: the "
         "lectures' long sweeps, kept in data/results/cache. Every command "
         "takes --scheduler ADDRESS (a Dask cluster).")
     parser.add_argument("command", choices=[*COMMANDS, *ALIASES],
