@@ -63,7 +63,8 @@ RECORDS = ("summary", "full", "none")
 def knn_affinity(X, n_neighbors=10, metric="cosine"):
     """Symmetric k-nearest-neighbour affinities, shape (n, n), sparse.
 
-    Each row is joined to its ``n_neighbors`` most similar other rows; the graph is made
+    Each row is joined to its ``n_neighbors`` most similar other rows (an exact duplicate of a
+    row counts as one of them; the row itself never does); the graph is made
     symmetric with ``W = max(W, Wᵀ)``. ``metric="cosine"`` (text): weight
     ``max(cos(x_i, x_j), 1e-6)`` (a floor keeps an edge between neighbours that share no
     feature); rows with no feature at all have no direction and are refused.
@@ -83,9 +84,9 @@ def euclidean_neighbours(X, n_neighbors):
     if n_neighbors >= X.shape[0]:
         raise ValueError(f"n_neighbors must be < the number of rows ({X.shape[0]}), "
                          f"got {n_neighbors}")
-    distances, neighbours = NearestNeighbors(n_neighbors=n_neighbors + 1).fit(X).kneighbors(X)
+    distances, neighbours = NearestNeighbors(n_neighbors=n_neighbors).fit(X).kneighbors()
     sigma = max(float(np.median(distances[:, -1])), 1e-12)
-    return np.exp(-distances[:, 1:] ** 2 / (2 * sigma**2)), neighbours[:, 1:]
+    return np.exp(-distances**2 / (2 * sigma**2)), neighbours
 
 
 def cosine_neighbours(X, n_neighbors):
@@ -103,9 +104,11 @@ def cosine_neighbours(X, n_neighbors):
     if n_neighbors >= n_samples:
         raise ValueError(f"n_neighbors must be < the number of rows ({n_samples}), "
                          f"got {n_neighbors}")
-    search = NearestNeighbors(n_neighbors=n_neighbors + 1, metric="cosine").fit(X)
-    distances, neighbours = search.kneighbors(X)
-    return 1.0 - distances[:, 1:], neighbours[:, 1:]
+    # kneighbors() without X leaves each row out by its index: an exact duplicate of a row is
+    # its neighbour, never the row itself
+    search = NearestNeighbors(n_neighbors=n_neighbors, metric="cosine").fit(X)
+    distances, neighbours = search.kneighbors()
+    return 1.0 - distances, neighbours
 
 
 def affinity_from_neighbours(similarities, neighbours, n_neighbors):

@@ -41,7 +41,7 @@ from ..tsvm import TransductiveSVM
 from ..tuning import Choice, best_index, choose_alpha, choose_by_cv, labeled_folds
 from .runner import run_jobs
 
-VERSION = 2  # 2: the SGT on one cached basis per task, ARPACK's start fixed
+VERSION = 3  # 3: duplicate rows are neighbours, never the row itself; 2: one cached SGT basis
 FRACTIONS = (0.01, 0.05, 0.1, 0.25)
 K_GRID = (5, 10, 20)
 SPREAD_ALPHAS = (0.5, 0.9, 0.99)
