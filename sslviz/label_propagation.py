@@ -150,6 +150,24 @@ def harmonic_solution(W, labeled, Y_labeled):
     return F, reached
 
 
+def class_mass_normalization(F, prior):
+    """Zhu, Ghahramani & Lafferty's class-mass normalisation: the index of each row's class
+    after every column of ``F`` is scaled so that its total mass is ``prior`` (e.g. the labeled
+    rows' class frequencies), ``argmax_c prior_c · F_ic / Σ_j F_jc``.
+
+    The harmonic solution lets a class that holds many labeled nodes (or many edges) collect
+    mass far beyond its share; the normalisation asks each class for its expected share.
+    """
+    F = np.asarray(F, dtype=float)
+    prior = np.asarray(prior, dtype=float)
+    if F.ndim != 2 or prior.shape != (F.shape[1],) or (prior < 0).any():
+        raise ValueError(f"class_mass_normalization needs F of shape (n, n_classes) and one "
+                         f"non-negative prior per class, got {F.shape} and {prior.shape}")
+    mass = F.sum(axis=0)
+    scale = np.divide(prior, mass, out=np.zeros_like(prior), where=mass > 0)
+    return np.argmax(F * scale, axis=1)
+
+
 def solve_spd(A, B, *, rtol=1e-10):
     """``A⁻¹ B`` for a sparse symmetric positive definite ``A``, every column of ``B`` at once.
 

@@ -244,3 +244,16 @@ def test_euclidean_neighbours_of_duplicate_points_leave_out_the_row_itself():
     assert not (neighbours == np.arange(len(X))[:, None]).any()
     assert sorted(neighbours[0]) == [1, 2] and sorted(neighbours[1]) == [0, 2]
     np.testing.assert_allclose(weights[:3], 1.0)  # distance 0 to a duplicate: weight 1
+
+
+def test_class_mass_normalization_by_hand():
+    from sslviz.label_propagation import class_mass_normalization
+
+    # class 0 collects 2.4 of the mass, class 1 0.6; asked for equal shares, each column is
+    # divided by its mass: row 1 (0.6, 0.4) becomes (0.25, 0.667) and goes to class 1
+    F = np.array([[0.9, 0.1], [0.6, 0.4], [0.9, 0.1]])
+    assert np.argmax(F, axis=1).tolist() == [0, 0, 0]
+    assert class_mass_normalization(F, [0.5, 0.5]).tolist() == [0, 1, 0]
+    assert class_mass_normalization(F, [0.8, 0.2]).tolist() == [0, 0, 0]
+    with pytest.raises(ValueError, match="one non-negative prior per class"):
+        class_mass_normalization(F, [1.0])

@@ -170,3 +170,13 @@ def test_nb_em_bars_are_the_seed_means(ax):
     plot_nb_em_bars(ax, [0.5, 0.7], [0.8, 0.9], title="here")
     np.testing.assert_allclose([p.get_height() for p in ax.patches], [60.0, 85.0])
     assert ax.get_title() == "here"
+
+
+def test_seed_bar_labels_sit_beside_the_dots_not_on_them(ax):
+    from sslviz.plots.common import plot_seed_bars
+
+    plot_seed_bars(ax, [("a", [0.8, 0.9, 0.85], "C0"), ("b", [0.5, 0.52, 0.6], "C1")],
+                   title="t")
+    for x, text in enumerate(ax.texts):
+        assert text.get_position()[0] > x and text.get_ha() == "left"
+    assert [t.get_text() for t in ax.texts] == ["85.0%", "54.0%"]

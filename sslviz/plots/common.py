@@ -81,7 +81,8 @@ def update_size_marker(ax, marker, size):
 
 
 def plot_seed_bars(ax, bars, *, title, ymax=100):
-    """One bar per method at its mean accuracy, one dot per seed, the mean written on top.
+    """One bar per method at its mean accuracy, one dot per seed, the mean written on top
+    beside the dots.
 
     Parameters
     ----------
@@ -100,8 +101,9 @@ def plot_seed_bars(ax, bars, *, title, ymax=100):
         accuracy = np.asarray(accuracy, dtype=float) * 100
         containers.append(ax.bar(x, accuracy.mean(), color=color, alpha=0.35, width=0.6))
         ax.plot(np.full(len(accuracy), x), accuracy, "o", color=color)
-        ax.text(x, accuracy.mean() + 1, f"{accuracy.mean():.1f}%", ha="center", va="bottom",
-                fontweight="bold")
+        # beside the column of dots, never under them
+        ax.text(x + 0.06, accuracy.mean() + 1, f"{accuracy.mean():.1f}%", ha="left",
+                va="bottom", fontweight="bold")
     ax.set_xticks(range(len(bars)), [label for label, _, _ in bars])
     ax.set_ylim(0, ymax)
     ax.set_ylabel("test accuracy (%)")
