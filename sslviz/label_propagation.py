@@ -372,6 +372,12 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
                           "(raise n_neighbors to connect them)", stacklevel=3)
             distributions[self.unreached_] = Y[labeled].mean(axis=0)
         distributions = np.clip(distributions, 0.0, None)
+        empty = distributions.sum(axis=1) <= 0
+        if empty.any():  # reached, but the mass that arrived is below the solver's precision
+            warnings.warn(f"{int(empty.sum())} unlabeled row(s) received no measurable label "
+                          "mass (spreading with a small alpha reaches little beyond the labeled "
+                          "rows); they get the labeled class frequencies", stacklevel=3)
+            distributions[empty] = Y[labeled].mean(axis=0)
         return distributions / distributions.sum(axis=1, keepdims=True)
 
     def _iterate(self, W, labeled, Y):

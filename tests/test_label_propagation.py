@@ -257,3 +257,18 @@ def test_class_mass_normalization_by_hand():
     assert class_mass_normalization(F, [0.8, 0.2]).tolist() == [0, 0, 0]
     with pytest.raises(ValueError, match="one non-negative prior per class"):
         class_mass_normalization(F, [1.0])
+
+
+def test_rows_whose_spread_mass_is_numerically_zero_get_the_class_frequencies_not_nan():
+    # a long path: with alpha = 0.01 the mass that reaches the far end is ~0.01^40, below the
+    # solver's precision
+    n = 60
+    W = sp.diags([np.ones(n - 1), np.ones(n - 1)], [-1, 1], format="csr")
+    y = np.full(n, -1)
+    y[[0, 1]] = [0, 1]
+    with pytest.warns(UserWarning, match="received no measurable label mass"):
+        model = GraphPropagation(method="spreading", affinity="precomputed", alpha=0.01,
+                                 record="none").fit(W, y)
+    assert np.isfinite(model.label_distributions_).all()
+    np.testing.assert_allclose(model.label_distributions_[-1], [0.5, 0.5])
+    assert model.transduction_[:2].tolist() == [0, 1]

@@ -32,9 +32,9 @@ from ..tuning import choose_alpha, choose_by_cv
 from ..validation import check_choice, check_int
 from .runner import run_jobs
 
-CACHE_VERSION = 2  # M-EM runs (2: components up to 16 per class)
+CACHE_VERSION = 2  # M-EM runs (2: components up to 32 per class)
 COTRAINING_VERSION = 3  # co-training runs (3: log-odds ranking, the vocabulary option)
-COMPONENT_GRID = (1, 2, 4, 8, 16)
+COMPONENT_GRID = (1, 2, 4, 8, 16, 32)
 R8_OPTIONS = TextOptions(stop_words="smart", min_df=3)
 TASKS = ("crude", "trade", "ship")
 
