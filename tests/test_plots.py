@@ -180,3 +180,17 @@ def test_seed_bar_labels_sit_beside_the_dots_not_on_them(ax):
     for x, text in enumerate(ax.texts):
         assert text.get_position()[0] > x and text.get_ha() == "left"
     assert [t.get_text() for t in ax.texts] == ["85.0%", "54.0%"]
+
+
+def test_graph_nodes_ring_the_labeled_ones_at_the_asked_size_and_width(ax):
+    from sslviz.plots.graphs import plot_graph_nodes
+
+    coords = np.arange(12.0).reshape(6, 2)
+    labeled = np.array([True, False, False, True, False, False])
+    artists = plot_graph_nodes(ax, coords, np.array([0, 1, -1, 1, 0, 0]), labeled, size=6,
+                               labeled_scale=3, ring_width=0.5)
+    assert artists["labeled"].get_sizes().tolist() == [18.0]
+    assert artists["labeled"].get_linewidths().tolist() == [0.5]
+    np.testing.assert_array_equal(artists["labeled"].get_offsets(), coords[labeled])
+    default = plot_graph_nodes(ax, coords, np.zeros(6, dtype=int), labeled)
+    assert default["labeled"].get_sizes().tolist() == [84.0]
