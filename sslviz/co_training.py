@@ -40,7 +40,7 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.utils import check_random_state, get_tags
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .trace import Trace, freeze_array
 from .validation import (
@@ -131,6 +131,7 @@ class TrainedVocabularyNB(ClassifierMixin, BaseEstimator):
         """Keep the columns with a count on some row of ``X``; fit ``MultinomialNB`` on them."""
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype="numeric")
         check_number("alpha", self.alpha, above=0)
+        check_non_negative(X, "TrainedVocabularyNB (word counts)")
         totals = np.asarray(X.sum(axis=0)).ravel()
         self.vocabulary_ = np.flatnonzero(totals > 0)
         if len(self.vocabulary_) == 0:
@@ -146,19 +147,23 @@ class TrainedVocabularyNB(ClassifierMixin, BaseEstimator):
 
     def predict_joint_log_proba(self, X):
         """``log P(c) + Σ_w N(w, x) log P(w | c)`` over the kept words."""
-        return self.estimator_.predict_joint_log_proba(self._kept(X))
+        X = self._kept(X)  # first: it raises NotFittedError before a fit
+        return self.estimator_.predict_joint_log_proba(X)
 
     def predict_log_proba(self, X):
         """Class log-probabilities from the kept words."""
-        return self.estimator_.predict_log_proba(self._kept(X))
+        X = self._kept(X)  # first: it raises NotFittedError before a fit
+        return self.estimator_.predict_log_proba(X)
 
     def predict_proba(self, X):
         """Class probabilities from the kept words."""
-        return self.estimator_.predict_proba(self._kept(X))
+        X = self._kept(X)  # first: it raises NotFittedError before a fit
+        return self.estimator_.predict_proba(X)
 
     def predict(self, X):
         """The class of largest probability."""
-        return self.estimator_.predict(self._kept(X))
+        X = self._kept(X)  # first: it raises NotFittedError before a fit
+        return self.estimator_.predict(X)
 
     def __sklearn_tags__(self):
         """Sparse, non-negative counts, as ``MultinomialNB``."""

@@ -202,3 +202,14 @@ def test_link_length_scales_every_pages_link_counts_before_fitting():
     assert out["supervised_link"] == pytest.approx(100 * np.mean(nb.predict(scaled[test])
                                                                  != target[test]))
     assert 0 <= out["co_link_course_share"] <= 100
+
+
+def test_trained_vocabulary_nb_refuses_negative_counts_and_rows_without_words():
+    from sslviz.co_training import TrainedVocabularyNB
+
+    with pytest.raises(ValueError, match="Negative values in data passed to TrainedVocabularyNB"):
+        TrainedVocabularyNB().fit(np.array([[1.0, -1.0], [0.0, 2.0]]), [0, 1])
+    with pytest.raises(ValueError, match="the training rows hold no word at all"):
+        TrainedVocabularyNB().fit(np.zeros((2, 3)), [0, 1])
+    with pytest.raises(ValueError, match="alpha must be a finite number > 0"):
+        TrainedVocabularyNB(alpha=0).fit(np.eye(2), [0, 1])
