@@ -19,6 +19,10 @@ among the pool rows, computed from the classifier's joint log-likelihood
 those rows to the pool order; the log-odds still tell them apart. They also favour long
 documents (one factor per word); the trace records what was picked.
 
+:class:`TrainedVocabularyNB` is Naive Bayes over the words of its training rows only: with a
+vocabulary built from all rows, words no training row holds favour the class with fewer tokens,
+which on a short view (link text) swamps the classifier.
+
 ``mode="self"`` runs the same schedule with one classifier on both views' features together
 (self-training with co-training's pool and growth), the comparison the lecture makes.
 
