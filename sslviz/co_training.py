@@ -12,9 +12,16 @@ The paper's setting (its Table 2): 12 labeled pages (3 course, 9 non-course), a 
 view adds 1 positive and 3 negatives per iteration, 30 iterations, Naive Bayes in each view, and
 a combined classifier that multiplies the two views' class probabilities.
 
-"Most confident for class c" is the largest ``P(c | x_view)`` among the pool rows. With Naive
-Bayes on documents of very different lengths these probabilities are close to 0 or 1 for long
-documents, so the ranking favours long documents; the trace records what was picked.
+"Most confident for class c" is the largest log-odds ``log P(c | x_view) − log P(not c | x_view)``
+among the pool rows, computed from the classifier's joint log-likelihood
+(``predict_joint_log_proba`` when it has one). With Naive Bayes on long documents
+``P(c | x_view)`` rounds to exactly 1.0, and a ranking by probability would leave the choice among
+those rows to the pool order; the log-odds still tell them apart. They also favour long
+documents (one factor per word); the trace records what was picked.
+
+:class:`TrainedVocabularyNB` is Naive Bayes over the words of its training rows only: with a
+vocabulary built from all rows, words no training row holds favour the class with fewer tokens,
+which on a short view (link text) swamps the classifier.
 
 ``mode="self"`` runs the same schedule with one classifier on both views' features together
 (self-training with co-training's pool and growth), the comparison the lecture makes.
@@ -33,13 +40,20 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.utils import check_random_state, get_tags
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, check_non_negative, validate_data
 
 from .trace import Trace, freeze_array
-from .validation import check_choice, check_int, resolve_classes, semi_supervised_target
+from .validation import (
+    check_choice,
+    check_int,
+    check_number,
+    resolve_classes,
+    semi_supervised_target,
+)
 
 MODES = ("co", "self")
 
@@ -58,7 +72,8 @@ class CoTrainingStep:
     by_view : ndarray of int (n_added,)
         Which view's classifier chose each row (0 or 1; 0 in ``mode="self"``).
     pool : ndarray of int
-        The pool the classifiers chose from.
+        The pool the classifiers chose from in this iteration, ``added`` among it (iteration 0:
+        the first pool drawn).
     n_labeled : int
         Labeled rows after this iteration (given + added).
     """
@@ -69,6 +84,99 @@ class CoTrainingStep:
     by_view: np.ndarray
     pool: np.ndarray
     n_labeled: int
+
+
+def _log_odds(estimator, X):
+    """``log P(c | x) − log Σ_{c' ≠ c} P(c' | x)`` per row and class, from the joint
+    log-likelihood (``predict_joint_log_proba``) or else ``predict_log_proba``: finite where a
+    probability rounds to exactly 1.0."""
+    if hasattr(estimator, "predict_joint_log_proba"):
+        joint = estimator.predict_joint_log_proba(X)
+    else:
+        joint = estimator.predict_log_proba(X)
+    joint = np.asarray(joint, dtype=float)
+    others = np.empty_like(joint)
+    for c in range(joint.shape[1]):
+        others[:, c] = logsumexp(np.delete(joint, c, axis=1), axis=1)
+    return joint - others
+
+
+class TrainedVocabularyNB(ClassifierMixin, BaseEstimator):
+    """Multinomial Naive Bayes over the words its training rows contain.
+
+    A word that no training row holds gets ``P(w | c) = α / (N_c + Vα)`` from a plain
+    ``MultinomialNB`` fitted on a vocabulary built from *all* rows: larger for the class with
+    fewer tokens, so a page made of such words leans to that class. Here those columns are
+    dropped, at fit and at prediction, as if the vocabulary had been built from the training
+    rows only (a short view such as link text, fitted on a dozen pages, lacks most words).
+
+    Parameters
+    ----------
+    alpha : float > 0, default 1.0
+        ``MultinomialNB``'s smoothing.
+
+    Attributes
+    ----------
+    classes_, vocabulary_ (column indices kept), estimator_ (the ``MultinomialNB`` on them)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[3, 0, 0], [0, 3, 0], [0, 0, 5]])
+    >>> model = TrainedVocabularyNB().fit(X[:2], [0, 1])
+    >>> model.vocabulary_.tolist(), model.predict_proba(X[2:]).round(2).tolist()
+    ([0, 1], [[0.5, 0.5]])
+    """
+
+    def __init__(self, alpha=1.0):
+        self.alpha = alpha
+
+    def fit(self, X, y):
+        """Keep the columns with a count on some row of ``X``; fit ``MultinomialNB`` on them."""
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype="numeric")
+        check_number("alpha", self.alpha, above=0)
+        check_non_negative(X, "TrainedVocabularyNB (word counts)")
+        totals = np.asarray(X.sum(axis=0)).ravel()
+        self.vocabulary_ = np.flatnonzero(totals > 0)
+        if len(self.vocabulary_) == 0:
+            raise ValueError("the training rows hold no word at all: give rows with counts")
+        self.estimator_ = MultinomialNB(alpha=self.alpha).fit(X[:, self.vocabulary_], y)
+        self.classes_ = self.estimator_.classes_
+        return self
+
+    def _kept(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype="numeric", reset=False)
+        return X[:, self.vocabulary_]
+
+    def predict_joint_log_proba(self, X):
+        """``log P(c) + Σ_w N(w, x) log P(w | c)`` over the kept words."""
+        X = self._kept(X)  # first: it raises NotFittedError before a fit
+        return self.estimator_.predict_joint_log_proba(X)
+
+    def predict_log_proba(self, X):
+        """Class log-probabilities from the kept words."""
+        X = self._kept(X)  # first: it raises NotFittedError before a fit
+        return self.estimator_.predict_log_proba(X)
+
+    def predict_proba(self, X):
+        """Class probabilities from the kept words."""
+        X = self._kept(X)  # first: it raises NotFittedError before a fit
+        return self.estimator_.predict_proba(X)
+
+    def predict(self, X):
+        """The class of largest probability."""
+        X = self._kept(X)  # first: it raises NotFittedError before a fit
+        return self.estimator_.predict(X)
+
+    def __sklearn_tags__(self):
+        """Sparse, non-negative counts, as ``MultinomialNB``."""
+        tags = super().__sklearn_tags__()
+        base = get_tags(MultinomialNB())
+        tags.input_tags.sparse = base.input_tags.sparse
+        tags.input_tags.positive_only = base.input_tags.positive_only
+        tags.classifier_tags.poor_score = base.classifier_tags.poor_score
+        return tags
 
 
 class CoTraining(ClassifierMixin, BaseEstimator):
@@ -147,6 +255,7 @@ class CoTraining(ClassifierMixin, BaseEstimator):
             if not pool:
                 break
             estimators = self._fit_views(X, labels)
+            chosen_from = freeze_array(np.array(pool, dtype=int))
             added, added_labels, by_view = self._choose(estimators, X, pool, counts)
             labels[added] = added_labels
             chosen = set(added)
@@ -156,7 +265,7 @@ class CoTraining(ClassifierMixin, BaseEstimator):
             steps.append(CoTrainingStep(
                 iteration, freeze_array(np.array(added, dtype=int)),
                 freeze_array(np.array(added_labels)), freeze_array(np.array(by_view, dtype=int)),
-                freeze_array(np.array(pool, dtype=int)), int((labels != -1).sum())))
+                chosen_from, int((labels != -1).sum())))
         self.n_iter_ = len(steps) - 1
         self.estimators_ = self._fit_views(X, labels)
         self.trace_ = Trace(steps)
@@ -194,15 +303,15 @@ class CoTraining(ClassifierMixin, BaseEstimator):
                 for view in self._views(X)]
 
     def _choose(self, estimators, X, pool, counts):
-        """Each view labels its most confident pool rows per class; a row is taken once."""
+        """Each view labels its pool rows of largest log-odds per class; a row is taken once."""
         scale = 2 if self.mode == "self" else 1
         added, added_labels, by_view, taken = [], [], [], set()
         for view_index, (estimator, view) in enumerate(zip(estimators, self._views(X),
                                                            strict=True)):
-            proba = estimator.predict_proba(view[pool])
+            scores = _log_odds(estimator, view[pool])
             for c, label in enumerate(self.classes_):
                 column = list(estimator.classes_).index(label)
-                order = np.argsort(-proba[:, column], kind="stable")
+                order = np.argsort(-scores[:, column], kind="stable")
                 picks = [pool[i] for i in order if pool[i] not in taken][:scale * counts[c]]
                 taken.update(picks)
                 added += picks

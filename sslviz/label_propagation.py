@@ -63,7 +63,8 @@ RECORDS = ("summary", "full", "none")
 def knn_affinity(X, n_neighbors=10, metric="cosine"):
     """Symmetric k-nearest-neighbour affinities, shape (n, n), sparse.
 
-    Each row is joined to its ``n_neighbors`` most similar other rows; the graph is made
+    Each row is joined to its ``n_neighbors`` most similar other rows (an exact duplicate of a
+    row counts as one of them; the row itself never does); the graph is made
     symmetric with ``W = max(W, Wᵀ)``. ``metric="cosine"`` (text): weight
     ``max(cos(x_i, x_j), 1e-6)`` (a floor keeps an edge between neighbours that share no
     feature); rows with no feature at all have no direction and are refused.
@@ -83,9 +84,9 @@ def euclidean_neighbours(X, n_neighbors):
     if n_neighbors >= X.shape[0]:
         raise ValueError(f"n_neighbors must be < the number of rows ({X.shape[0]}), "
                          f"got {n_neighbors}")
-    distances, neighbours = NearestNeighbors(n_neighbors=n_neighbors + 1).fit(X).kneighbors(X)
+    distances, neighbours = NearestNeighbors(n_neighbors=n_neighbors).fit(X).kneighbors()
     sigma = max(float(np.median(distances[:, -1])), 1e-12)
-    return np.exp(-distances[:, 1:] ** 2 / (2 * sigma**2)), neighbours[:, 1:]
+    return np.exp(-distances**2 / (2 * sigma**2)), neighbours
 
 
 def cosine_neighbours(X, n_neighbors):
@@ -103,9 +104,11 @@ def cosine_neighbours(X, n_neighbors):
     if n_neighbors >= n_samples:
         raise ValueError(f"n_neighbors must be < the number of rows ({n_samples}), "
                          f"got {n_neighbors}")
-    search = NearestNeighbors(n_neighbors=n_neighbors + 1, metric="cosine").fit(X)
-    distances, neighbours = search.kneighbors(X)
-    return 1.0 - distances[:, 1:], neighbours[:, 1:]
+    # kneighbors() without X leaves each row out by its index: an exact duplicate of a row is
+    # its neighbour, never the row itself
+    search = NearestNeighbors(n_neighbors=n_neighbors, metric="cosine").fit(X)
+    distances, neighbours = search.kneighbors()
+    return 1.0 - distances, neighbours
 
 
 def affinity_from_neighbours(similarities, neighbours, n_neighbors):
@@ -145,6 +148,24 @@ def harmonic_solution(W, labeled, Y_labeled):
     rhs = W[solve_rows][:, np.flatnonzero(labeled)] @ Y_labeled
     F[reached] = solve_spd(laplacian, np.asarray(rhs))
     return F, reached
+
+
+def class_mass_normalization(F, prior):
+    """Zhu, Ghahramani & Lafferty's class-mass normalisation: the index of each row's class
+    after every column of ``F`` is scaled so that its total mass is ``prior`` (e.g. the labeled
+    rows' class frequencies), ``argmax_c prior_c · F_ic / Σ_j F_jc``.
+
+    The harmonic solution lets a class that holds many labeled nodes (or many edges) collect
+    mass far beyond its share; the normalisation asks each class for its expected share.
+    """
+    F = np.asarray(F, dtype=float)
+    prior = np.asarray(prior, dtype=float)
+    if F.ndim != 2 or prior.shape != (F.shape[1],) or (prior < 0).any():
+        raise ValueError(f"class_mass_normalization needs F of shape (n, n_classes) and one "
+                         f"non-negative prior per class, got {F.shape} and {prior.shape}")
+    mass = F.sum(axis=0)
+    scale = np.divide(prior, mass, out=np.zeros_like(prior), where=mass > 0)
+    return np.argmax(F * scale, axis=1)
 
 
 def solve_spd(A, B, *, rtol=1e-10):
@@ -351,6 +372,12 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
                           "(raise n_neighbors to connect them)", stacklevel=3)
             distributions[self.unreached_] = Y[labeled].mean(axis=0)
         distributions = np.clip(distributions, 0.0, None)
+        empty = distributions.sum(axis=1) <= 0
+        if empty.any():  # reached, but the mass that arrived is below the solver's precision
+            warnings.warn(f"{int(empty.sum())} unlabeled row(s) received no measurable label "
+                          "mass (spreading with a small alpha reaches little beyond the labeled "
+                          "rows); they get the labeled class frequencies", stacklevel=3)
+            distributions[empty] = Y[labeled].mean(axis=0)
         return distributions / distributions.sum(axis=1, keepdims=True)
 
     def _iterate(self, W, labeled, Y):

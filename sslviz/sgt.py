@@ -61,12 +61,13 @@ def sgt_graph(X, n_neighbors):
     if np.any(norms == 0):
         raise ValueError(f"row {int(np.flatnonzero(norms == 0)[0])} has no features at all: "
                          "an empty document has no neighbours; remove it")
-    distances, neighbours = (NearestNeighbors(n_neighbors=n_neighbors + 1, metric="cosine")
-                             .fit(X).kneighbors(X))
-    similarity = np.maximum(1.0 - distances[:, 1:], 1e-6)
+    # kneighbors() without X leaves each row out by its index (a duplicate row is a neighbour)
+    distances, neighbours = (NearestNeighbors(n_neighbors=n_neighbors, metric="cosine")
+                             .fit(X).kneighbors())
+    similarity = np.maximum(1.0 - distances, 1e-6)
     similarity /= similarity.sum(axis=1, keepdims=True)
     rows = np.repeat(np.arange(n_samples), n_neighbors)
-    A = sp.csr_matrix((similarity.ravel(), (rows, neighbours[:, 1:].ravel())),
+    A = sp.csr_matrix((similarity.ravel(), (rows, neighbours.ravel())),
                       shape=(n_samples, n_samples))
     return (A + A.T).tocsr()
 

@@ -30,12 +30,13 @@ def test_the_first_iteration_adds_each_views_most_confident_pool_rows():
     rows = np.flatnonzero(y != -1)
     nb0 = MultinomialNB().fit(X[rows][:, :4], y[rows])
     nb1 = MultinomialNB().fit(X[rows][:, 4:], y[rows])
-    p0 = nb0.predict_proba(X[pool][:, :4])
-    p1 = nb1.predict_proba(X[pool][:, 4:])
+    j0 = nb0.predict_joint_log_proba(X[pool][:, :4])
+    j1 = nb1.predict_joint_log_proba(X[pool][:, 4:])
     expected, taken = [], set()
-    for proba in (p0, p1):
+    for joint in (j0, j1):
         for c, k in ((0, 3), (1, 1)):
-            picks = [pool[i] for i in np.argsort(-proba[:, c], kind="stable")
+            log_odds = joint[:, c] - joint[:, 1 - c]
+            picks = [pool[i] for i in np.argsort(-log_odds, kind="stable")
                      if pool[i] not in taken][:k]
             taken.update(picks)
             expected += picks
@@ -51,8 +52,10 @@ def test_the_schedule_keeps_the_pool_full_and_never_labels_a_row_twice():
     seen = set(np.flatnonzero(y != -1))
     for step in list(model.trace_)[1:]:
         assert len(step.added) == 8 and not seen & set(step.added.tolist())
-        seen |= set(step.added.tolist())
+        # the pool chosen from: full, no labeled row in it, the added rows among it
         assert len(step.pool) == 20 and not seen & set(step.pool.tolist())
+        assert set(step.added.tolist()) <= set(step.pool.tolist())
+        seen |= set(step.added.tolist())
         assert step.n_labeled == len(seen)
     assert model.n_iter_ == 8 and int((model.transduction_ != -1).sum()) == 12 + 64
 
@@ -115,3 +118,23 @@ def test_a_view_with_no_words_on_the_labeled_rows_is_refused():
     X[:, 4:] = 0
     with pytest.raises(ValueError, match="view 1 has no features on any labeled row"):
         CoTraining(n_view0_features=4).fit(X.tocsr(), y)
+
+
+def test_saturated_probabilities_are_ranked_by_their_log_odds_not_by_pool_order():
+    # view 0: class 1 uses word 1; long pool rows all get P(class 1) == 1.0 exactly
+    lengths = np.array([300, 600, 900, 1200, 1500, 1800, 2100, 2400])
+    labeled = np.array([[9, 1, 5, 5], [8, 2, 5, 5], [7, 3, 5, 5], [2, 8, 5, 5], [1, 9, 5, 5],
+                        [3, 7, 5, 5]], dtype=float)
+    pool_rows = np.column_stack([lengths // 10, lengths, np.full(8, 5), np.full(8, 5)])
+    X = sp.csr_matrix(np.vstack([labeled, pool_rows]).astype(float))
+    y = np.r_[0, 0, 0, 1, 1, 1, np.full(8, -1)]
+    model = CoTraining(n_view0_features=2, per_class=(0, 1), pool_size=8, max_iter=1,
+                       random_state=0).fit(X, y)
+    pool = model.trace_[1].pool
+    nb = MultinomialNB().fit(X[:6, :2], y[:6])
+    proba = nb.predict_proba(X[pool][:, :2])[:, 1]
+    assert (proba == 1.0).all()  # saturated: a ranking by probability is the pool order
+    longest = 6 + int(np.argmax(lengths))
+    assert pool[0] != longest  # so the probability ranking would not pick it
+    first_view_pick = model.trace_[1].added[model.trace_[1].by_view == 0]
+    assert first_view_pick.tolist() == [longest]  # the log-odds grow with the length

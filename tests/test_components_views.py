@@ -103,15 +103,89 @@ def test_cotraining_run_errors_and_picks_against_hand_fits():
     np.testing.assert_array_equal(out["added_true"], target[out["added"]])
 
 
-def test_component_top_words_start_from_the_labeled_fit():
+def test_component_top_words_start_from_the_labeled_fit_ranked_by_lift():
     X, _, y = topic_corpus(n_docs=60, n_words=12, n_labeled=12, n_topics=2, words_per_topic=4)
     vocabulary = np.array([f"w{i}" for i in range(12)])
     frames = cv.component_top_words(X, y, vocabulary, alpha=1.0, n_components=2, seed=0,
-                                    max_iter=2, k=3)
+                                    max_iter=2, k=3, candidates=6)
     model = SemiSupervisedNB(alpha=1.0, n_components=2, max_iter=0, random_state=0).fit(X, y)
-    expected = vocabulary[np.argsort(-model.component_log_prob_, axis=1)[:, :3]]
+    prob, prior = np.exp(model.component_log_prob_), np.exp(model.component_log_prior_)
+    expected = []
+    for m in range(4):  # by hand: P(w | m) over the mixture of m's class, among its top 6
+        same = [2 * (m // 2), 2 * (m // 2) + 1]
+        mixture = (prior[same, None] * prob[same]).sum(axis=0) / prior[same].sum()
+        top = np.argsort(-prob[m], kind="stable")[:6]
+        lift = prob[m, top] / mixture[top]
+        expected.append(vocabulary[top[np.argsort(-lift, kind="stable")[:3]]])
     assert len(frames) == 3
-    np.testing.assert_array_equal(frames[0], expected)
+    np.testing.assert_array_equal(frames[0], np.array(expected))
+
+
+def test_with_one_component_per_class_lift_is_one_and_the_order_is_by_probability():
+    log_prob = np.log(np.array([[0.5, 0.3, 0.2], [0.1, 0.2, 0.7]]))
+    order = cv.component_lift_order(log_prob, np.log([0.4, 0.6]), 1, candidates=3)
+    assert order.tolist() == [[0, 1, 2], [2, 1, 0]]
+
+
+def test_trained_vocabulary_nb_is_scikit_learns_nb_on_the_training_rows_words():
+    from sslviz.co_training import TrainedVocabularyNB
+
+    rng = np.random.default_rng(2)
+    X = rng.poisson(0.6, size=(40, 15)).astype(float)
+    X[:20, [3, 9]] = 0  # words no training row holds
+    y = (rng.random(20) < 0.4).astype(int)
+    model = TrainedVocabularyNB(alpha=0.3).fit(X[:20], y)
+    kept = np.flatnonzero(X[:20].sum(axis=0) > 0)
+    assert model.vocabulary_.tolist() == kept.tolist() and 3 not in kept and 9 not in kept
+    reference = MultinomialNB(alpha=0.3).fit(X[:20][:, kept], y)
+    np.testing.assert_allclose(model.predict_proba(X[20:]),
+                               reference.predict_proba(X[20:, kept]))
+    np.testing.assert_allclose(model.predict_joint_log_proba(X[20:]),
+                               reference.predict_joint_log_proba(X[20:, kept]))
+
+
+def test_an_unseen_word_leans_to_the_class_with_fewer_tokens_only_in_the_plain_nb():
+    from sslviz.co_training import TrainedVocabularyNB
+
+    # class 0 holds 20 tokens, class 1 holds 2; column 2 is in no training row
+    X = np.array([[10, 0, 0], [10, 0, 0], [0, 1, 0], [0, 1, 0]], dtype=float)
+    y = np.array([0, 0, 1, 1])
+    unseen = np.array([[0, 0, 4]], dtype=float)
+    plain = MultinomialNB(alpha=1.0).fit(X, y).predict_proba(unseen)[0]
+    # by hand: P(w2 | 0) = 1 / (20 + 3), P(w2 | 1) = 1 / (2 + 3), equal priors
+    odds = (5 / 23) ** 4
+    assert plain[0] == pytest.approx(odds / (1 + odds))
+    assert plain[1] > 0.99
+    np.testing.assert_allclose(TrainedVocabularyNB(alpha=1.0).fit(X, y).predict_proba(unseen),
+                               [[0.5, 0.5]])
+
+
+def test_cotraining_run_with_the_trained_vocabulary_fits_each_nb_on_its_rows_words():
+    rng = np.random.default_rng(3)
+    n = 200
+    target = (rng.random(n) < 0.25).astype(int)
+    page = sp.csr_matrix(rng.poisson(np.where(target[:, None] == 1, [3, 1, 1], [1, 2, 2]))
+                         + 1.0)
+    link = rng.poisson(0.15, size=(n, 60)).astype(float)
+    link[:, 0] += 1  # no page without link words
+    link = sp.csr_matrix(link)
+    train, test, y = cv.cotraining_split(target, 2)
+    labeled = train[y != -1]
+    seen = np.flatnonzero(np.asarray(link[labeled].sum(axis=0)).ravel() > 0)
+    assert len(seen) < 60  # some link words no labeled page holds
+    alpha = choose_alpha(link[train][:, seen], y).value
+    nb = MultinomialNB(alpha=alpha).fit(link[labeled][:, seen], y[y != -1])
+    out = cv.cotraining_run(page, link, target, seed=2, max_iter=2)
+    assert out["alpha_link"] == alpha
+    assert out["supervised_link"] == pytest.approx(
+        100 * np.mean(nb.predict(link[test][:, seen]) != target[test]))
+    plain = cv.cotraining_run(page, link, target, seed=2, max_iter=2, vocabulary="all")
+    alpha_all = choose_alpha(link[train], y).value
+    nb_all = MultinomialNB(alpha=alpha_all).fit(link[labeled], y[y != -1])
+    assert plain["supervised_link"] == pytest.approx(
+        100 * np.mean(nb_all.predict(link[test]) != target[test]))
+    with pytest.raises(ValueError, match="vocabulary"):
+        cv.cotraining_run(page, link, target, seed=2, max_iter=2, vocabulary="seen")
 
 
 def test_link_length_scales_every_pages_link_counts_before_fitting():
@@ -128,3 +202,14 @@ def test_link_length_scales_every_pages_link_counts_before_fitting():
     assert out["supervised_link"] == pytest.approx(100 * np.mean(nb.predict(scaled[test])
                                                                  != target[test]))
     assert 0 <= out["co_link_course_share"] <= 100
+
+
+def test_trained_vocabulary_nb_refuses_negative_counts_and_rows_without_words():
+    from sslviz.co_training import TrainedVocabularyNB
+
+    with pytest.raises(ValueError, match="Negative values in data passed to TrainedVocabularyNB"):
+        TrainedVocabularyNB().fit(np.array([[1.0, -1.0], [0.0, 2.0]]), [0, 1])
+    with pytest.raises(ValueError, match="the training rows hold no word at all"):
+        TrainedVocabularyNB().fit(np.zeros((2, 3)), [0, 1])
+    with pytest.raises(ValueError, match="alpha must be a finite number > 0"):
+        TrainedVocabularyNB(alpha=0).fit(np.eye(2), [0, 1])

@@ -21,7 +21,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import sslviz
 from sslviz.cem import CEMClassifier, GaussianCEM
-from sslviz.co_training import CoTraining
+from sslviz.co_training import CoTraining, TrainedVocabularyNB
 from sslviz.decision_list import DecisionList
 from sslviz.em import SemiSupervisedNB
 from sslviz.entropy_reg import EntropyRegularizedLR
@@ -57,6 +57,7 @@ ESTIMATORS = [
     GraphPropagation(n_neighbors=3, metric="euclidean"),
     SpectralGraphTransducer(n_neighbors=5, n_components=4, c=100.0),
     CoTraining(n_view0_features=1, max_iter=3, random_state=0),
+    TrainedVocabularyNB(),
 ]
 #: Public estimator classes that are not meant to be fitted themselves.
 ABSTRACT = {CEMClassifier: "the E/C/M loop shared by GaussianCEM and LogisticCEM"}

@@ -63,6 +63,11 @@ def test_a_sense_job_scores_every_method_on_the_unlabeled_rows(task):
     rest = y_semi == -1
     assert result["harmonic"] == pytest.approx(np.mean(model.transduction_[rest] == task.y[rest]))
     assert result["k"] in graphs.K_GRID and result["spread_alpha"] in graphs.SPREAD_ALPHAS
+    # class-mass normalisation by hand: columns scaled to the labeled class frequencies
+    F = model.label_distributions_[rest]
+    prior = np.bincount(y_semi[~rest], minlength=2) / np.sum(~rest)
+    normalised = np.argmax(F * prior / F.sum(axis=0), axis=1)
+    assert result["harmonic_cmn"] == pytest.approx(np.mean(normalised == task.y[rest]))
 
 
 def test_a_text_job_reports_the_sgt_and_the_shares_it_predicts(task):

@@ -199,3 +199,76 @@ def test_euclidean_weights_are_a_gaussian_of_the_distance():
     sigma = np.median([1, 1, 1, 1])  # each point's nearest neighbour is at distance 1
     assert W[0, 1] == pytest.approx(np.exp(-1 / (2 * sigma**2)))
     assert W[1, 2] == 0 and W[2, 3] == pytest.approx(np.exp(-0.5))
+
+
+def _with_duplicates(seed=0):
+    """Rows with exact duplicates (as Senseval and WebKB hold): three copies of one row, two of
+    another, and distinct rows."""
+    rng = np.random.default_rng(seed)
+    X = rng.poisson(1.0, size=(14, 6)).astype(float) + np.eye(14, 6)
+    X[[3, 7, 11]] = X[0]
+    X[[9]] = X[5]
+    return X
+
+
+def _brute_force_top_similarities(X, k):
+    """Each row's k largest cosine similarities to the *other* rows, largest first."""
+    unit = X / np.linalg.norm(X, axis=1, keepdims=True)
+    similarity = unit @ unit.T
+    np.fill_diagonal(similarity, -np.inf)
+    return -np.sort(-similarity, axis=1)[:, :k]
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5])
+def test_duplicate_rows_are_neighbours_but_no_row_is_its_own(k):
+    from sslviz.label_propagation import cosine_neighbours
+
+    X = _with_duplicates()
+    similarities, neighbours = cosine_neighbours(X, k)
+    assert neighbours.shape == (len(X), k)
+    assert not (neighbours == np.arange(len(X))[:, None]).any()  # no self-edge
+    assert all(len(set(row)) == k for row in neighbours)  # k distinct true neighbours
+    np.testing.assert_allclose(similarities, _brute_force_top_similarities(X, k), atol=1e-12)
+    W = knn_affinity(X, n_neighbors=k)
+    assert W.diagonal().max() == 0
+    np.testing.assert_allclose(W.toarray(), W.toarray().T)
+    # the duplicates of row 0 (similarity 1) are its neighbours as far as k allows
+    assert np.isin(neighbours[0], [3, 7, 11]).sum() == min(k, 3)
+
+
+def test_euclidean_neighbours_of_duplicate_points_leave_out_the_row_itself():
+    from sslviz.label_propagation import euclidean_neighbours
+
+    X = np.array([[0, 0], [0, 0], [0, 0], [1, 0], [3, 0], [3, 0.5]], dtype=float)
+    weights, neighbours = euclidean_neighbours(X, 2)
+    assert not (neighbours == np.arange(len(X))[:, None]).any()
+    assert sorted(neighbours[0]) == [1, 2] and sorted(neighbours[1]) == [0, 2]
+    np.testing.assert_allclose(weights[:3], 1.0)  # distance 0 to a duplicate: weight 1
+
+
+def test_class_mass_normalization_by_hand():
+    from sslviz.label_propagation import class_mass_normalization
+
+    # class 0 collects 2.4 of the mass, class 1 0.6; asked for equal shares, each column is
+    # divided by its mass: row 1 (0.6, 0.4) becomes (0.25, 0.667) and goes to class 1
+    F = np.array([[0.9, 0.1], [0.6, 0.4], [0.9, 0.1]])
+    assert np.argmax(F, axis=1).tolist() == [0, 0, 0]
+    assert class_mass_normalization(F, [0.5, 0.5]).tolist() == [0, 1, 0]
+    assert class_mass_normalization(F, [0.8, 0.2]).tolist() == [0, 0, 0]
+    with pytest.raises(ValueError, match="one non-negative prior per class"):
+        class_mass_normalization(F, [1.0])
+
+
+def test_rows_whose_spread_mass_is_numerically_zero_get_the_class_frequencies_not_nan():
+    # a long path: with alpha = 0.01 the mass that reaches the far end is ~0.01^40, below the
+    # solver's precision
+    n = 60
+    W = sp.diags([np.ones(n - 1), np.ones(n - 1)], [-1, 1], format="csr")
+    y = np.full(n, -1)
+    y[[0, 1]] = [0, 1]
+    with pytest.warns(UserWarning, match="received no measurable label mass"):
+        model = GraphPropagation(method="spreading", affinity="precomputed", alpha=0.01,
+                                 record="none").fit(W, y)
+    assert np.isfinite(model.label_distributions_).all()
+    np.testing.assert_allclose(model.label_distributions_[-1], [0.5, 0.5])
+    assert model.transduction_[:2].tolist() == [0, 1]

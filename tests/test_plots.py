@@ -191,3 +191,17 @@ def test_seed_bar_labels_sit_above_every_dot_and_inside_the_axes(ax):
     assert set(labels) == {"94.5%", "60.0%"}
     assert labels["94.5%"] > 99.0 and labels["60.0%"] > 70.0  # above the highest dot of each bar
     assert ax.get_ylim()[1] >= dots.max() + 9  # room for the text above the top dot
+
+
+def test_graph_nodes_ring_the_labeled_ones_at_the_asked_size_and_width(ax):
+    from sslviz.plots.graphs import plot_graph_nodes
+
+    coords = np.arange(12.0).reshape(6, 2)
+    labeled = np.array([True, False, False, True, False, False])
+    artists = plot_graph_nodes(ax, coords, np.array([0, 1, -1, 1, 0, 0]), labeled, size=6,
+                               labeled_scale=3, ring_width=0.5)
+    assert artists["labeled"].get_sizes().tolist() == [18.0]
+    assert artists["labeled"].get_linewidths().tolist() == [0.5]
+    np.testing.assert_array_equal(artists["labeled"].get_offsets(), coords[labeled])
+    default = plot_graph_nodes(ax, coords, np.zeros(6, dtype=int), labeled)
+    assert default["labeled"].get_sizes().tolist() == [84.0]

@@ -117,3 +117,20 @@ def test_docstring_examples_of_the_lecture_10_and_11_estimators():
 
     for module in (sslviz.sgt, sslviz.co_training, sslviz.label_propagation):
         assert doctest.testmod(module).failed == 0
+
+
+def test_the_graph_of_duplicate_rows_has_no_self_edge_and_k_neighbours_per_row():
+    rng = np.random.default_rng(1)
+    X = rng.poisson(1.0, size=(12, 5)).astype(float) + np.eye(12, 5)
+    X[[4, 8, 10]] = X[2]
+    k = 3
+    A = sgt_graph(X, k).toarray()
+    assert np.diagonal(A).max() == 0
+    np.testing.assert_allclose(A, A.T)
+    # brute force: row 2's three duplicates (cosine 1) are its k neighbours, weight 1/3 each in
+    # A', and every row has at least its own k neighbours in A = A' + A'ᵀ
+    unit = X / np.linalg.norm(X, axis=1, keepdims=True)
+    assert np.allclose(unit[[4, 8, 10]] @ unit[2], 1.0)
+    assert A.sum() == pytest.approx(2 * len(X))
+    assert (A[2, [4, 8, 10]] >= 1 / 3 - 1e-12).all()
+    assert np.count_nonzero(A, axis=1).min() >= k

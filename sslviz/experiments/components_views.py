@@ -20,19 +20,20 @@ from functools import lru_cache
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.special import logsumexp
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.preprocessing import normalize
 
 from ..cache import data_digest
-from ..co_training import CoTraining
+from ..co_training import CoTraining, TrainedVocabularyNB
 from ..em import SemiSupervisedNB
 from ..text import TextOptions, load_counts, load_link_views
 from ..tuning import choose_alpha, choose_by_cv
-from ..validation import check_int
+from ..validation import check_choice, check_int
 from .runner import run_jobs
 
 RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
-COMPONENT_GRID = (1, 2, 4, 8)
+COMPONENT_GRID = (1, 2, 4, 8, 16, 32)
 R8_OPTIONS = TextOptions(stop_words="smart", min_df=3)
 TASKS = ("crude", "trade", "ship")
 
@@ -138,16 +139,37 @@ def mem_experiment(tasks=TASKS, seeds=range(5), *, n_positive=5, n_negative=35, 
                     description="M-EM runs")
 
 
-def component_top_words(X, y, vocabulary, *, alpha, n_components, seed, max_iter=10, k=8):
-    """Top words of every mixture component at each EM iteration (list over iterations of
-    ``(n_components_total, k)`` word arrays), components of class 0 first."""
+def component_top_words(X, y, vocabulary, *, alpha, n_components, seed, max_iter=10, k=8,
+                        candidates=50):
+    """Words that set each mixture component apart from its class, at each EM iteration (list
+    over iterations of ``(n_components_total, k)`` word arrays), components of class 0 first.
+
+    Among a component's ``candidates`` most probable words, the ``k`` of largest lift
+    ``P(w | m) / P(w | class of m)`` (the class's distribution: its components mixed by their
+    priors), ties in order of probability: words every component shares (digits, "reuter")
+    have lift near 1 and give way to the component's own topic.
+    """
     model = SemiSupervisedNB(alpha=alpha, n_components=n_components, max_iter=max_iter,
                              random_state=seed)
     frames = []
     for _ in model.iter_fit(X, y):
-        order = np.argsort(-model.component_log_prob_, axis=1)[:, :k]
-        frames.append(np.asarray(vocabulary)[order])
+        frames.append(np.asarray(vocabulary)[component_lift_order(
+            model.component_log_prob_, model.component_log_prior_, n_components,
+            candidates)[:, :k]])
     return frames
+
+
+def component_lift_order(log_prob, log_prior, n_components, candidates=50):
+    """Word indices per component, by lift over its class among its ``candidates`` most
+    probable words (see :func:`component_top_words`); shape (n_components_total, candidates)."""
+    grouped = log_prob.reshape(-1, n_components, log_prob.shape[1])
+    weights = log_prior.reshape(-1, n_components)
+    weights = weights - logsumexp(weights, axis=1, keepdims=True)
+    class_log_prob = logsumexp(grouped + weights[:, :, None], axis=1)
+    lift = log_prob - np.repeat(class_log_prob, n_components, axis=0)
+    top = np.argsort(-log_prob, axis=1, kind="stable")[:, :candidates]
+    order = np.argsort(-np.take_along_axis(lift, top, axis=1), axis=1, kind="stable")
+    return np.take_along_axis(top, order, axis=1)
 
 
 # -- co-training ---------------------------------------------------------------------------------
@@ -168,13 +190,33 @@ def cotraining_split(target, seed, n_positive=3, n_negative=9, test_fraction=0.2
     return train, test, y
 
 
+VOCABULARIES = ("trained", "all")
+
+
+def naive_bayes(alpha, vocabulary):
+    """The views' Naive Bayes: over the words of its training rows (``"trained"``,
+    :class:`~sslviz.co_training.TrainedVocabularyNB`) or over every column (``"all"``)."""
+    return TrainedVocabularyNB(alpha=alpha) if vocabulary == "trained" else MultinomialNB(
+        alpha=alpha)
+
+
+def _chosen_alpha(X, y, vocabulary):
+    """α by :func:`choose_alpha` on the labeled rows, over the columns the NB will use."""
+    if vocabulary == "trained":
+        X = X[:, np.flatnonzero(np.asarray(X[y != -1].sum(axis=0)).ravel() > 0)]
+    return choose_alpha(X, y).value
+
+
 def cotraining_run(X_page, X_link, target, seed, n_positive=3, n_negative=9, max_iter=30,
-                   link_length=None):
+                   link_length=None, vocabulary="trained"):
     """Supervised, co-trained and self-trained errors (%) on one split, and what was added.
 
     ``link_length``: scale every page's link-word counts to this many words (``None``: raw).
+    ``vocabulary``: every Naive Bayes over the words of its training rows (``"trained"``) or
+    over the vocabulary of all pages (``"all"``, where unseen words still count).
     """
     target = np.asarray(target)
+    check_choice("vocabulary", vocabulary, VOCABULARIES)
     if link_length is not None:
         X_link = sp.csr_matrix(normalize(X_link, norm="l1") * float(link_length))
     train, test, y = cotraining_split(target, seed, n_positive, n_negative)
@@ -186,13 +228,13 @@ def cotraining_run(X_page, X_link, target, seed, n_positive=3, n_negative=9, max
         return 100.0 * np.mean(pred != target[test])
 
     for name, view in (("page", X_page), ("link", X_link)):
-        alpha = choose_alpha(view[train], y).value
-        model = MultinomialNB(alpha=alpha).fit(view[train][y != -1], y[y != -1])
+        alpha = _chosen_alpha(view[train], y, vocabulary)
+        model = naive_bayes(alpha, vocabulary).fit(view[train][y != -1], y[y != -1])
         err[f"supervised_{name}"] = error(model.predict(view[test]))
         err[f"alpha_{name}"] = alpha
-    alpha = choose_alpha(X[train], y).value
+    alpha = _chosen_alpha(X[train], y, vocabulary)
     err["alpha_both"] = alpha
-    nb = MultinomialNB(alpha=alpha)
+    nb = naive_bayes(alpha, vocabulary)
     combined = CoTraining(n0, estimator=nb, max_iter=0, random_state=seed).fit(X[train], y)
     err["supervised_combined"] = error(combined.predict(X[test]))
     co = CoTraining(n0, estimator=nb, max_iter=max_iter, random_state=seed).fit(X[train], y)
@@ -203,6 +245,8 @@ def cotraining_run(X_page, X_link, target, seed, n_positive=3, n_negative=9, max
                               random_state=seed).fit(X[train], y)
     err["self_both"] = error(self_trained.predict(X[test]))
     err["co_link_course_share"] = 100.0 * np.mean(co.predict_view(X[test], 1) == 1)
+    err.update(_link_vocabulary(X_link[train][co.transduction_ != -1],
+                                co.transduction_[co.transduction_ != -1], X_link[test]))
     steps = list(co.trace_)[1:]
     added = np.concatenate([s.added for s in steps]).astype(int)
     labels = np.concatenate([s.labels for s in steps]).astype(int)
@@ -218,15 +262,28 @@ def cotraining_run(X_page, X_link, target, seed, n_positive=3, n_negative=9, max
             np.median(page_words)}
 
 
+def _link_vocabulary(X_labeled, labels, X_test):
+    """What the co-trained link classifier saw: link tokens of its non-course over its course
+    rows, and the share (%) of test pages most of whose link tokens no labeled row holds."""
+    labels = np.asarray(labels).astype(int)
+    tokens = [float(X_labeled[labels == c].sum()) for c in (0, 1)]
+    seen = np.asarray(X_labeled.sum(axis=0)).ravel() > 0
+    total = np.asarray(X_test.sum(axis=1)).ravel()
+    unseen = total - np.asarray(X_test[:, seen].sum(axis=1)).ravel()
+    return {"co_link_token_ratio": tokens[0] / max(tokens[1], 1.0),
+            "co_link_mostly_unseen": 100.0 * np.mean(unseen > total / 2)}
+
+
 def cotraining_experiment(seeds=range(5), *, n_positive=3, n_negative=9, link_length=None,
-                          n_jobs=None, use_cache=True, progress=True):
+                          vocabulary="trained", n_jobs=None, use_cache=True, progress=True):
     """:func:`cotraining_run` for every seed; a list in seed order."""
     X_page, X_link, target, _, _ = webkb_views()
     check_int("n_positive", n_positive, minimum=1)
     check_int("n_negative", n_negative, minimum=1)
     digest = data_digest(X_page, X_link, target)
-    jobs = [{"seed": int(seed), "n_positive": n_positive, "n_negative": n_negative}
-            for seed in seeds]
+    check_choice("vocabulary", vocabulary, VOCABULARIES)
+    jobs = [{"seed": int(seed), "n_positive": n_positive, "n_negative": n_negative,
+             "vocabulary": vocabulary} for seed in seeds]
     if link_length is not None:
         jobs = [{**job, "link_length": float(link_length)} for job in jobs]
     return run_jobs(cotraining_run, jobs, kind="components_views_cot",

@@ -34,7 +34,12 @@ from sklearn.svm import LinearSVC
 from ..cache import ResultCache, data_digest
 from ..datasets import load_senseval, load_stoplist
 from ..decision_list import collocation_matrix
-from ..label_propagation import GraphPropagation, affinity_from_neighbours, cosine_neighbours
+from ..label_propagation import (
+    GraphPropagation,
+    affinity_from_neighbours,
+    class_mass_normalization,
+    cosine_neighbours,
+)
 from ..sgt import constrained_cut, sgt_graph, smooth_eigenvectors
 from ..text import TextOptions, load_counts, load_link_views
 from ..tsvm import TransductiveSVM
@@ -43,8 +48,8 @@ from .runner import run_jobs
 
 RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
 FRACTIONS = (0.01, 0.05, 0.1, 0.25)
-K_GRID = (5, 10, 20)
-SPREAD_ALPHAS = (0.5, 0.9, 0.99)
+K_GRID = (3, 5, 10, 20)
+SPREAD_ALPHAS = (0.2, 0.5, 0.9, 0.99)
 SENSE_METHODS = ("nb", "svm", "harmonic", "spreading")
 TEXT_METHODS = ("nb", "svm", "tsvm", "spreading", "sgt")
 MAX_K = max(K_GRID)
@@ -259,8 +264,12 @@ def sense_job(counts, unit, y, fraction, seed, search=None):
     rest = y_semi == -1
     result = supervised_accuracies(counts, unit, y, y_semi, seed)
     k, spread, harmonic, spreading = tuned_propagations(unit, y_semi, seed, search)
+    prior = np.array([np.mean(y_semi[~rest] == c) for c in harmonic.classes_])
+    normalised = harmonic.classes_[class_mass_normalization(
+        harmonic.label_distributions_[rest], prior)]
     result.update(
         harmonic=_accuracy(harmonic.transduction_[rest], y[rest]),
+        harmonic_cmn=_accuracy(normalised, y[rest]),
         spreading=_accuracy(spreading.transduction_[rest], y[rest]),
         k=k.params["n_neighbors"], spread_k=spread.params["n_neighbors"],
         spread_alpha=spread.params["alpha"], unreached=int(harmonic.unreached_.sum()),
@@ -417,7 +426,7 @@ def toy_propagation(*, n_samples=300, noise=0.08, n_neighbors=8, seed=0):
     return X, y, y_semi, model
 
 
-def sense_propagation(task, *, fraction, seed=0, n_neighbors=10, max_iter=60):
+def sense_propagation(task, *, fraction, seed=0, n_neighbors=10, max_iter=20):
     """Harmonic propagation on a sense graph from one labeled draw, every step recorded."""
     y_semi = labeled_draw(task.y, fraction=fraction, seed=seed)
     graphs = NeighbourGraphs(task.unit, n_neighbors)

@@ -81,7 +81,8 @@ def update_size_marker(ax, marker, size):
 
 
 def plot_seed_bars(ax, bars, *, title, ymax=100):
-    """One bar per method at its mean accuracy, one dot per seed, the mean written on top.
+    """One bar per method at its mean accuracy, one dot per seed, the mean written on top
+    beside the dots.
 
     Parameters
     ----------

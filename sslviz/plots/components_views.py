@@ -62,7 +62,7 @@ def plot_error_bars(ax, results, *, title):
         errors = np.array([float(r[name]) for r in results])
         ax.bar(x, errors.mean(), color=color, alpha=0.35, width=0.6)
         ax.plot(np.full(len(errors), x), errors, "o", color=color)
-        ax.text(x, errors.mean() + 1, f"{errors.mean():.1f}", ha="center", va="bottom")
+        ax.text(x + 0.06, errors.mean() + 1, f"{errors.mean():.1f}", ha="left", va="bottom")
     ax.set_xticks(range(len(ERROR_BARS)), [label for label, _, _ in ERROR_BARS], rotation=30)
     ax.set_ylim(0, 70)
     ax.set_ylabel("test error (%)")

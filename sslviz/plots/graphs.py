@@ -43,11 +43,13 @@ def node_colors(predicted):
     return palette[index]
 
 
-def plot_graph_nodes(ax, coords, predicted, labeled, *, edges=None, size=14, title=""):
+def plot_graph_nodes(ax, coords, predicted, labeled, *, edges=None, size=14, title="",
+                     labeled_scale=6, ring_width=1.5):
     """Nodes at ``coords`` coloured by ``predicted`` (class index, -1: no mass); returns artists.
 
-    ``labeled``: bool mask of the given labels (drawn larger, ringed); ``edges``: optional sparse
-    affinity matrix whose non-zero entries are drawn as faint lines.
+    ``labeled``: bool mask of the given labels (drawn ``labeled_scale`` times larger, ringed
+    ``ring_width`` points wide: smaller and thinner where hundreds are labeled); ``edges``:
+    optional sparse affinity matrix whose non-zero entries are drawn as faint lines.
     """
     ax.clear()
     artists = {}
@@ -60,8 +62,9 @@ def plot_graph_nodes(ax, coords, predicted, labeled, *, edges=None, size=14, tit
     colors = node_colors(predicted)
     artists["nodes"] = ax.scatter(coords[:, 0], coords[:, 1], s=size, c=colors, linewidths=0,
                                   zorder=1)
-    artists["labeled"] = ax.scatter(coords[labeled, 0], coords[labeled, 1], s=size * 6,
-                                    c=colors[labeled], edgecolors=BLACK, linewidths=1.5,
+    artists["labeled"] = ax.scatter(coords[labeled, 0], coords[labeled, 1],
+                                    s=size * labeled_scale, c=colors[labeled], edgecolors=BLACK,
+                                    linewidths=ring_width,
                                     zorder=2)
     ax.set_xticks([])
     ax.set_yticks([])

@@ -128,7 +128,9 @@ def sense_explorer(task, coords, runs, *, fraction, iteration=0):
         map_ax, steps_ax = figure.subplots(1, 2, width_ratios=[1.3, 1])
 
     def draw_nodes(ax, predicted, labeled):
-        return plot_graph_nodes(ax, coords, predicted, labeled, size=6)
+        # hundreds of labeled instances: small, thinly ringed, so the map stays readable
+        return plot_graph_nodes(ax, coords, predicted, labeled, size=6, labeled_scale=3,
+                                ring_width=0.5)
 
     def run_of(values):
         y_semi, model = runs[by_name[values["n_labeled"]]]
