@@ -55,6 +55,8 @@ from .validation import (
     semi_supervised_target,
 )
 
+__all__ = ["CoTraining", "CoTrainingStep", "MODES", "TrainedVocabularyNB"]
+
 MODES = ("co", "self")
 
 
@@ -117,7 +119,18 @@ class TrainedVocabularyNB(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_, vocabulary_ (column indices kept), estimator_ (the ``MultinomialNB`` on them)
+    classes_ : ndarray of shape (n_classes,)
+    vocabulary_ : ndarray of int
+        The columns kept: those with a count on some training row.
+    estimator_ : MultinomialNB
+        Fitted on the kept columns.
+    n_features_in_ : int
+        Columns of the ``X`` given to ``fit`` (kept or not).
+
+    References
+    ----------
+    Blum, A. and Mitchell, T. (1998). Combining labeled and unlabeled data with co-training.
+    COLT. (Its Naive Bayes views; the dropped columns are this package's choice, lecture 10.)
 
     Examples
     --------
@@ -132,7 +145,25 @@ class TrainedVocabularyNB(ClassifierMixin, BaseEstimator):
         self.alpha = alpha
 
     def fit(self, X, y):
-        """Keep the columns with a count on some row of ``X``; fit ``MultinomialNB`` on them."""
+        """Keep the columns with a count on some row of ``X``; fit ``MultinomialNB`` on them.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Non-negative word counts of the training rows (all labeled: a supervised model).
+        y : array-like of shape (n_samples,)
+            Their classes.
+
+        Returns
+        -------
+        self : TrainedVocabularyNB
+
+        Raises
+        ------
+        ValueError
+            If ``alpha`` is not > 0, ``X`` holds a negative count, or no training row holds
+            any word.
+        """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype="numeric")
         check_number("alpha", self.alpha, above=0)
         check_non_negative(X, "TrainedVocabularyNB (word counts)")
@@ -160,12 +191,35 @@ class TrainedVocabularyNB(ClassifierMixin, BaseEstimator):
         return self.estimator_.predict_log_proba(X)
 
     def predict_proba(self, X):
-        """Class probabilities from the kept words."""
+        """Class probabilities from the kept words.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts on the columns of the training ``X``; the columns no training row
+            held are ignored.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Rows sum to one.
+        """
         X = self._kept(X)  # first: it raises NotFittedError before a fit
         return self.estimator_.predict_proba(X)
 
     def predict(self, X):
-        """The class of largest probability."""
+        """The class of largest probability.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts on the columns of the training ``X``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            A class of ``classes_`` per row.
+        """
         X = self._kept(X)  # first: it raises NotFittedError before a fit
         return self.estimator_.predict(X)
 
@@ -200,8 +254,23 @@ class CoTraining(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_, estimators_ (one per view, or one), trace_, transduction_ (labels of the rows that
-    were labeled; ``-1`` for rows never labeled), n_iter_
+    classes_ : ndarray of shape (n_classes,)
+    estimators_ : list of classifiers
+        One per view (``mode="co"``), or one on both views (``"self"``), fitted last.
+    trace_ : Trace of CoTrainingStep
+        Per iteration: the pool chosen from, the rows each view labeled, the labels given.
+    transduction_ : ndarray of shape (n_samples,)
+        The label of every row that was labeled (given or added); ``-1`` for rows never labeled.
+    n_iter_ : int
+        Iterations run.
+    n_features_in_ : int
+        Columns of ``X`` (both views).
+
+    References
+    ----------
+    Blum, A. and Mitchell, T. (1998). Combining labeled and unlabeled data with co-training.
+    COLT: the two-view loop (a pool of 75, 1 positive and 3 negatives per view per round, 30
+    rounds) and the product of the views' probabilities.
 
     Examples
     --------
@@ -236,7 +305,27 @@ class CoTraining(ClassifierMixin, BaseEstimator):
                          maximum=n_features - 1)
 
     def fit(self, X, y):
-        """Co-train on ``X`` (both views side by side) with ``y == -1`` marking unlabeled rows."""
+        """Co-train on ``X`` (both views side by side) with ``y == -1`` marking unlabeled rows.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            View 0's columns (the first ``n_view0_features``) then view 1's, in the form the
+            views' classifier takes (word counts for the default Naive Bayes).
+        y : array-like of shape (n_samples,)
+            The class of each labeled row, ``-1`` for an unlabeled one; every class needs a
+            labeled row.
+
+        Returns
+        -------
+        self : CoTraining
+
+        Raises
+        ------
+        ValueError
+            If ``n_view0_features`` leaves a view without columns, ``per_class`` does not give
+            one count per class, or a view has no feature on any labeled row.
+        """
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype="numeric")
         self._split = self._check_params(X.shape[1])
         y, labeled = semi_supervised_target(y)
@@ -320,7 +409,18 @@ class CoTraining(ClassifierMixin, BaseEstimator):
         return added, added_labels, by_view
 
     def predict_proba(self, X):
-        """The views' class probabilities multiplied and renormalised (Blum & Mitchell)."""
+        """The views' class probabilities multiplied and renormalised (Blum & Mitchell).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows of both views, laid out as in ``fit``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Rows sum to one.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype="numeric", reset=False)
         product = np.ones((X.shape[0], len(self.classes_)))
@@ -331,7 +431,18 @@ class CoTraining(ClassifierMixin, BaseEstimator):
                          where=total > 0)
 
     def predict(self, X):
-        """The class of largest combined probability."""
+        """The class of largest combined probability.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows of both views, laid out as in ``fit``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            A class of ``classes_`` per row.
+        """
         proba = self.predict_proba(X)  # first: it raises NotFittedError before a fit
         return self.classes_[np.argmax(proba, axis=1)]
 

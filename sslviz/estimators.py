@@ -10,7 +10,10 @@ share scikit-learn's contract: ``fit(X, y)`` with ``y == -1`` marking an unlabel
 from __future__ import annotations
 
 from .cem import CEMClassifier, GaussianCEM  # classification EM (Amini & Gallinari)
-from .co_training import CoTraining  # co-training with two views (Blum & Mitchell)
+from .co_training import (  # co-training with two views (Blum & Mitchell)
+    CoTraining,
+    TrainedVocabularyNB,
+)
 from .decision_list import DecisionList  # Yarowsky's decision lists
 from .em import SemiSupervisedNB  # EM with multinomial Naive Bayes (Nigam et al.)
 from .entropy_reg import EntropyRegularizedLR  # entropy regularization (Grandvalet & Bengio)
@@ -31,4 +34,5 @@ from .yarowsky import Yarowsky  # Yarowsky's algorithm
 __all__ = ["CEMClassifier", "CoTraining", "DecisionList", "EntropyRegularizedLR",
            "FeatureSelector", "FisherKernelNB", "GaussianCEM", "GraphPropagation", "HybridNB",
            "KernelExpansion", "KernelExpansionClassifier", "LogisticCEM", "SelfTraining",
-           "SemiSupervisedNB", "SpectralGraphTransducer", "TransductiveSVM", "Yarowsky"]
+           "SemiSupervisedNB", "SpectralGraphTransducer", "TrainedVocabularyNB", "TransductiveSVM",
+           "Yarowsky"]

@@ -56,6 +56,10 @@ from .validation import (
     semi_supervised_target,
 )
 
+__all__ = ["GraphPropagation", "METHODS", "PropagationStep", "RECORDS", "affinity_from_neighbours",
+           "class_mass_normalization", "cosine_neighbours", "euclidean_neighbours",
+           "harmonic_solution", "knn_affinity", "solve_spd", "spreading_solution", "step_summary"]
+
 METHODS = ("harmonic", "spreading")
 RECORDS = ("summary", "full", "none")
 
@@ -283,13 +287,29 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_ : ndarray (n_classes,)
-    label_distributions_ : ndarray (n_samples, n_classes), rows sum to one
-    transduction_ : ndarray (n_samples,), the label of every training row
-    unreached_ : bool ndarray (n_samples,), unlabeled rows with no path to a labeled row
-    trace_ : Trace of PropagationStep (empty with ``record="none"``)
-    n_iter_ : int, steps the iterative algorithm took
-    converged_ : bool, whether it reached ``tol`` within ``max_iter``
+    classes_ : ndarray of shape (n_classes,)
+    label_distributions_ : ndarray of shape (n_samples, n_classes)
+        Each training row's label distribution; rows sum to one.
+    transduction_ : ndarray of shape (n_samples,)
+        The label of every training row.
+    unreached_ : ndarray of bool, shape (n_samples,)
+        Unlabeled rows with no path to a labeled row (given the labeled class frequencies).
+    trace_ : Trace of PropagationStep
+        The iterative algorithm's steps (empty with ``record="none"``).
+    n_iter_ : int
+        Steps the iterative algorithm took.
+    converged_ : bool
+        Whether it reached ``tol`` within ``max_iter``.
+    X_fit_ : {ndarray, sparse matrix}
+        The training rows (or affinities), kept for ``predict_proba`` of new rows.
+    n_features_in_ : int
+
+    References
+    ----------
+    Zhu, X. and Ghahramani, Z. (2002). Learning from labeled and unlabeled data with label
+    propagation. CMU CALD-02-107 (``"harmonic"``); Zhou, D., Bousquet, O., Lal, T., Weston, J.
+    and Schölkopf, B. (2004). Learning with local and global consistency. NIPS
+    (``"spreading"``). Both are named on the "other algorithms" slide of Wiegand's lecture.
 
     Examples
     --------
@@ -322,7 +342,28 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         check_number("tol", self.tol, above=0)
 
     def fit(self, X, y):
-        """Build the graph on ``X`` (``y == -1``: unlabeled) and propagate the labels."""
+        """Build the graph on ``X`` (``y == -1``: unlabeled) and propagate the labels.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Every row, labeled and unlabeled (features such as word counts or points in a
+            plane); with ``affinity="precomputed"``, the symmetric, non-negative affinity matrix
+            of shape (n_samples, n_samples).
+        y : array-like of shape (n_samples,)
+            The class of each labeled row, ``-1`` for an unlabeled one; at least two classes.
+
+        Returns
+        -------
+        self : GraphPropagation
+
+        Raises
+        ------
+        ValueError
+            For a parameter out of range, ``n_neighbors`` not below the number of rows, a row
+            without features, fewer than two labeled classes, or a precomputed matrix that is
+            not square, symmetric and non-negative or leaves a node without an edge.
+        """
         self._check_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=None, y_numeric=False)
         y, labeled = semi_supervised_target(y)
@@ -408,7 +449,19 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X):
         """Label distributions of new rows: their training neighbours' distributions, weighted
-        by cosine similarity (the graph's own rule applied to one more node)."""
+        by cosine similarity (the graph's own rule applied to one more node).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            New rows in the training rows' features; with ``affinity="precomputed"``, their
+            affinities to the training rows, shape (n_samples, n_training_rows).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Rows sum to one.
+        """
         check_is_fitted(self)
         if self.affinity == "precomputed":
             weights = sp.csr_matrix(X, dtype=float)
@@ -427,7 +480,18 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         return proba / proba.sum(axis=1, keepdims=True)
 
     def predict(self, X):
-        """The class with the largest propagated mass for each row of ``X``."""
+        """The class with the largest propagated mass for each row of ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            As for :meth:`predict_proba`.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            A class of ``classes_`` per row.
+        """
         proba = self.predict_proba(X)  # first: it raises NotFittedError before a fit
         return self.classes_[np.argmax(proba, axis=1)]
 

@@ -13,6 +13,8 @@ from sklearn.svm import LinearSVC
 
 from .validation import check_choice
 
+__all__ = ["C_GRID", "linear_svm", "text_features"]
+
 #: Soft-margin costs searched by :func:`linear_svm` (the paper's C = 1 among them), and
 #: nothing above 3: on unit-length features larger C is close to the hard margin, and liblinear's
 #: hinge-loss solver slows down as C grows.

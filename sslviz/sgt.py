@@ -48,6 +48,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .validation import check_int, check_number, resolve_classes, semi_supervised_target
 
+__all__ = ["SpectralGraphTransducer", "constrained_cut", "sgt_graph", "smooth_eigenvectors",
+           "sphere_constrained_minimum"]
+
 
 def sgt_graph(X, n_neighbors):
     """The paper's symmetric kNN graph: row-normalised cosine similarities plus their transpose."""
@@ -147,11 +150,24 @@ class SpectralGraphTransducer(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_ : the two classes, negative first
-    decision_ : ndarray (n_samples,), the relaxed cut ``z``; ``zᵀz = n``
-    threshold_ : float, ``(γ₊ + γ₋)/2``
-    transduction_ : ndarray (n_samples,), the class of every row
-    n_graph_components_ : int, connected parts of the graph (1 is the normal case)
+    classes_ : ndarray of shape (2,)
+        The two classes, negative first.
+    decision_ : ndarray of shape (n_samples,)
+        The relaxed cut ``z`` of every row, ``zᵀz = n``.
+    threshold_ : float
+        ``(γ₊ + γ₋)/2``: a row is positive when its ``z`` is above it.
+    transduction_ : ndarray of shape (n_samples,)
+        The class of every row.
+    n_graph_components_ : int
+        Connected parts of the graph (1 is the normal case).
+    X_fit_ : {ndarray, sparse matrix}
+        The rows fitted, kept so that ``predict`` can refuse other rows.
+    n_features_in_ : int
+
+    References
+    ----------
+    Joachims, T. (2003). Transductive learning via spectral graph partitioning. ICML (the
+    method, its graph, the spectrum normalisation and the text settings used as defaults).
 
     Examples
     --------
@@ -176,7 +192,26 @@ class SpectralGraphTransducer(ClassifierMixin, BaseEstimator):
         check_number("c", self.c, above=0)
 
     def fit(self, X, y):
-        """Cut the graph of ``X`` (all rows, ``y == -1`` unlabeled) as the labels ask."""
+        """Cut the graph of ``X`` (all rows, ``y == -1`` unlabeled) as the labels ask.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Every row the model will ever label, labeled and unlabeled (non-negative features
+            such as word counts or tf-idf; neighbours by cosine similarity).
+        y : array-like of shape (n_samples,)
+            The class of each labeled row, ``-1`` for an unlabeled one; exactly two classes.
+
+        Returns
+        -------
+        self : SpectralGraphTransducer
+
+        Raises
+        ------
+        ValueError
+            For a parameter out of range, labels of other than two classes, ``n_neighbors`` or
+            ``n_components`` too large for the number of rows, or a row without features.
+        """
         self._check_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=None)
         y, labeled = semi_supervised_target(y)
@@ -199,12 +234,43 @@ class SpectralGraphTransducer(ClassifierMixin, BaseEstimator):
         return tags
 
     def decision_function(self, X):
-        """``z − threshold`` of the fitted rows ``X`` (positive: ``classes_[1]``)."""
+        """``z − threshold`` of the fitted rows ``X`` (positive: ``classes_[1]``).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows given to ``fit``, unchanged (the model is transductive).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not the fitted rows: refit with the new rows added as unlabeled.
+        """
         self.predict(X)  # the same check: these must be the fitted rows
         return self.decision_ - self.threshold_
 
     def predict(self, X):
-        """The transduction, for the rows ``X`` the model was fitted on (and only those)."""
+        """The transduction, for the rows ``X`` the model was fitted on (and only those).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The rows given to ``fit``, unchanged.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``transduction_``.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not the fitted rows: refit with the new rows added as unlabeled.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=None, reset=False)
         same = X.shape == self.X_fit_.shape and (

@@ -100,6 +100,13 @@ from sklearn.naive_bayes import MultinomialNB
 
 from .validation import check_int, labeled_mask
 
+__all__ = ["ALPHA_CRITERIA", "ALPHA_GRID", "ALPHA_TIE_BREAK", "Choice", "DEFAULT_ALPHA_CRITERION",
+           "LEAVE_ONE_OUT", "MARGIN_SCORING", "NEG_HINGE_LOSS", "PARAMETER_KINDS", "ParameterKind",
+           "best_index", "choose_alpha", "choose_by_cv", "choose_by_cv_interior", "choose_interior",
+           "choose_nb_alpha", "cv_score", "held_out_log_likelihood", "kind_name", "labeled_folds",
+           "log_evidence", "loo_accuracy", "loo_generative_log_likelihood", "loo_log_likelihood",
+           "proper_scoring"]
+
 ALPHA_GRID = (1.0, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001)
 """The smoothing constants every lecture searches (scikit-learn's α)."""
 
