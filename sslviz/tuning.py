@@ -380,8 +380,8 @@ def _loo_class_scores(X, y, alpha):
     classes do not change. Returns ``(scores, own_generative, y_idx)``: ``scores[i, c]`` is
     ``log P(c) + log P(x_i | c)`` without document i (priors the class frequencies, as in
     ``MultinomialNB``; the multinomial coefficient, the same for every class and α, left out);
-    ``own_generative[i]`` is ``log P(x_i | y_i)`` alone. A class whose only document is held out
-    gets prior 0 (score ``-inf``) and the uniform word distribution.
+    ``own_generative[i]`` is ``log P(x_i | y_i)`` alone. Callers check that every class keeps a
+    document when one is held out (:func:`_two_per_class`).
     """
     if not alpha > 0:
         raise ValueError(f"alpha must be > 0, got {alpha!r}")
@@ -404,8 +404,7 @@ def _loo_class_scores(X, y, alpha):
     own_words = np.bincount(rows, weights=values * np.log(word_counts[y_idx[rows], cols] - values),
                             minlength=n_docs)
     own_generative = own_words - doc_lengths * np.log(totals[y_idx] - doc_lengths)
-    with np.errstate(divide="ignore"):  # a held-out singleton's class has prior 0
-        own = own_generative + np.log((class_sizes[y_idx] - 1) / (n_docs - 1))
+    own = own_generative + np.log((class_sizes[y_idx] - 1) / (n_docs - 1))
     scores[np.arange(n_docs), y_idx] = own
     return scores, own_generative, y_idx
 
