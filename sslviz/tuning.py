@@ -69,7 +69,12 @@ study does not show Nigam et al.'s criterion failing, but neither criterion gain
   held-out log-likelihood of the labels (log loss) for a model with ``predict_proba``. For a
   margin classifier (an SVM's C) use :data:`MARGIN_SCORING`, cross-validated balanced accuracy,
   which a majority-class predictor cannot win (it scores 1/K), with the held-out hinge loss
-  (:data:`NEG_HINGE_LOSS`) breaking ties.
+  (:data:`NEG_HINGE_LOSS`) breaking ties, through :func:`choose_by_cv_interior` with
+  ``kind="C"``. The study ``alpha-study --svm-c`` (tf-idf linear SVM, 5 and 50 labeled documents
+  per class, R8 40; 10 splits) finds the hinge loss and balanced accuracy equally good on
+  average (mean regret 0.45 points each over the six cells; with as many labeled documents in
+  every class balanced accuracy equals accuracy), but the hinge loss stopped at the lower bound
+  C = 1e-4 on 20 % of the 20 Newsgroups splits at 5 per class, balanced accuracy never.
 * :func:`choose_alpha` -- the earlier α chooser (leave-one-out log P(y|x), the evidence with one
   labeled document per class; grid never extended), kept unchanged while the lectures move to
   :func:`choose_nb_alpha`.
@@ -382,8 +387,8 @@ def _loo_class_scores(X, y, alpha):
     classes do not change. Returns ``(scores, own_generative, y_idx)``: ``scores[i, c]`` is
     ``log P(c) + log P(x_i | c)`` without document i (priors the class frequencies, as in
     ``MultinomialNB``; the multinomial coefficient, the same for every class and α, left out);
-    ``own_generative[i]`` is ``log P(x_i | y_i)`` alone. A class whose only document is held out
-    gets prior 0 (score ``-inf``) and the uniform word distribution.
+    ``own_generative[i]`` is ``log P(x_i | y_i)`` alone. Callers check that every class keeps a
+    document when one is held out (:func:`_two_per_class`).
     """
     if not alpha > 0:
         raise ValueError(f"alpha must be > 0, got {alpha!r}")
@@ -406,8 +411,7 @@ def _loo_class_scores(X, y, alpha):
     own_words = np.bincount(rows, weights=values * np.log(word_counts[y_idx[rows], cols] - values),
                             minlength=n_docs)
     own_generative = own_words - doc_lengths * np.log(totals[y_idx] - doc_lengths)
-    with np.errstate(divide="ignore"):  # a held-out singleton's class has prior 0
-        own = own_generative + np.log((class_sizes[y_idx] - 1) / (n_docs - 1))
+    own = own_generative + np.log((class_sizes[y_idx] - 1) / (n_docs - 1))
     scores[np.arange(n_docs), y_idx] = own
     return scores, own_generative, y_idx
 
