@@ -214,9 +214,10 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
     ``test_rows``. For the same seed, the labeled set does not depend on ``n_unlabeled`` and
     smaller unlabeled sets are subsets of larger ones. SVMs: ``LinearSVC(C, loss="hinge")``,
     one-vs-rest (the SVM of TinySVM and SVM-light, which the paper used). The plain ("linear")
-    and transductive SVMs see ``settings.features``, "counts" unit-length counts; the Fisher SVMs see unit-length Fisher scores
-    of models smoothed with ``settings.kernel_alpha``. NB is the n-cat model, NB+EM the ul-cat
-    model, both smoothed with ``settings.alpha`` (or the α chosen on the labeled posts).
+    and transductive SVMs see ``settings.features``, "counts" unit-length counts; the Fisher
+    SVMs see unit-length Fisher scores of models smoothed with ``settings.kernel_alpha``. NB is
+    the n-cat model, NB+EM the ul-cat model, both smoothed with ``settings.alpha`` (or the α
+    chosen on the labeled posts).
 
     Notes
     -----
