@@ -222,8 +222,9 @@ def plot_unlabeled_curves(ax, unlabeled_sizes, n_curves):
     ax.set_xticks(unlabeled_sizes, [f"{int(u):,}" for u in unlabeled_sizes])
     ax.minorticks_off()
     ax.set_xlim(unlabeled_sizes[0] / 1.3, unlabeled_sizes[-1] * 2.2)
-    ax.set_xlabel("unlabeled posts used to estimate the model")
-    ax.set_ylabel("test accuracy (%)")
+    ax.set_xlabel("unlabeled posts used to estimate the model", fontsize=LEGEND_FONTSIZE)
+    ax.set_ylabel("test accuracy (%)", fontsize=LEGEND_FONTSIZE)
+    ax.tick_params(labelsize=LEGEND_FONTSIZE - 1)
     ax.grid(alpha=0.3)
     return {"lines": lines, "point": point, "reference": reference, "labels": labels,
             "x": np.asarray(unlabeled_sizes)}
@@ -278,11 +279,12 @@ def update_table_panels(artists, view):
         update_method_curve(artists["table"], method, values)
     highlight_method(artists["table"], view.method)
     artists["marker"] = update_size_marker(table_ax, artists["marker"], view.n_labeled)
-    paper = ("dotted: Takamura & Okumura's" if view.method in artists["table"]["paper"]
-             else "(no paper line for")
+    paper = (f"dotted: Takamura & Okumura's {view.method_name}"
+             if view.method in artists["table"]["paper"]
+             else f"no paper value for {view.method_name}")
     table_ax.set_title(f"Table 1 with {view.n_unlabeled:,} unlabeled posts (methods run at "
-                       f"{view.largest:,} only stay there)\nsolid: ours; {paper} "
-                       f"{view.method_name})", fontsize=LEGEND_FONTSIZE)
+                       f"{view.largest:,} only stay there)\nsolid: ours; {paper}",
+                       fontsize=LEGEND_FONTSIZE)
     update_unlabeled_curves(artists["unlabeled"], view.curves, current=view.current,
                             n_unlabeled=view.n_unlabeled, color=METHOD_COLORS[view.method],
                             reference=view.reference)
