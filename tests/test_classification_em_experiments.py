@@ -201,6 +201,7 @@ def test_extraction_explorer_draws_what_refit_returns():
     assert calls[-1] == (0.2, "logistic", "full", 0.01, 0.5)
     heights = [bar.patches[0].get_height() for bar in explorer.figure.axes[1].containers]
     np.testing.assert_allclose(heights, [60, 70, 90])
+    assert_labels_clear_the_dots(explorer.figure.axes[1], ["60.0%", "70.0%", "90.0%"])
     assert_exports(explorer)
 
 
@@ -211,7 +212,15 @@ def test_bow_explorer_bars_are_the_means_over_seeds():
     explorer.controls["n_labeled"].value = 5
     heights = [bar.patches[0].get_height() for bar in explorer.figure.axes[1].containers]
     np.testing.assert_allclose(heights, [80, 81, 82, 83])
+    assert_labels_clear_the_dots(explorer.figure.axes[1], ["80.0%", "81.0%", "82.0%", "83.0%"])
     assert_exports(explorer)
+
+
+def assert_labels_clear_the_dots(ax, expected):
+    """Each bar's value label sits above its highest seed dot and inside the axis."""
+    assert [text.get_text() for text in ax.texts] == expected
+    for text, dots in zip(ax.texts, [line.get_ydata() for line in ax.lines], strict=True):
+        assert np.max(dots) < text.get_position()[1] < ax.get_ylim()[1] - 3
 
 
 def test_figure1_c_is_chosen_by_story_folds_and_log_likelihood():

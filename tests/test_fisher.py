@@ -318,6 +318,16 @@ def test_table_explorer_replays_the_grid(grid):
         np.testing.assert_allclose(lines[FISHER_METHOD_NAMES[method]].get_ydata(),
                                    mean(grid, method, j=2))
     assert lines["SVM (ul-cat)"].get_linewidth() > lines["SVM (linear)"].get_linewidth()
+    # readable from the back of a room: one paper line at a time (the highlighted method's),
+    # the paper's own values, and a legend of at least 12 pt
+    paper_lines = [line for line in left.lines
+                   if line.get_linestyle() == ":" and line.get_marker() == "o"]
+    assert [line.get_visible() for line in paper_lines].count(True) == 1
+    shown = next(line for line in paper_lines if line.get_visible())
+    assert shown.get_color() == lines["SVM (ul-cat)"].get_color() and shown.get_alpha() is None
+    np.testing.assert_array_equal(shown.get_ydata(), [30.0, 46.9, 53.3, 61.1, 71.0, 79.0, 85.4])
+    assert len(paper_lines) == len(grid.methods) - 1  # none for the tf-idf SVM
+    assert all(text.get_fontsize() >= 12 for text in left.get_legend().get_texts())
     curve_lines, point, reference = right.lines[:3], right.lines[3], right.lines[4]
     np.testing.assert_allclose(curve_lines[1].get_ydata(), mean(grid, "ul-cat", i=1))
     assert point.get_xdata()[0] == 300
@@ -333,6 +343,8 @@ def test_table_explorer_replays_the_grid(grid):
     np.testing.assert_allclose(lines["TSVM (linear)"].get_ydata(),  # run at 300 only: stays
                                mean(grid, "tsvm", j=2))
     np.testing.assert_allclose(curve_lines[2].get_ydata(), mean(grid, "ul-cl", i=2))
+    visible = [line for line in paper_lines if line.get_visible()]
+    assert len(visible) == 1 and visible[0].get_color() == lines["SVM (ul-cl)"].get_color()
     assert curve_lines[2].get_linewidth() > curve_lines[0].get_linewidth()
     np.testing.assert_allclose(point.get_ydata()[0], mean(grid, "ul-cl", 2, 0))
     np.testing.assert_allclose(reference.get_ydata()[0], mean(grid, "linear", 2, 2))

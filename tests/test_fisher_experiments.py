@@ -73,8 +73,8 @@ def test_split_accuracies_with_the_paper_settings_equal_a_manual_computation():
         X, Y, n_labeled=15, n_unlabeled=120, test_rows=FOLDS[2], seed=2, settings=paper)
     assert set(accuracy) == set(seconds) == set(chosen) == set(FISHER_METHODS)
     assert all(s >= 0 for s in seconds.values())
-    assert chosen == {"n-cat": 1.0, "ul-cat": 1.0, "ul-cl": 1.0, "linear": 1.0, "tsvm": 1.0,
-                      "nb+em": 1.0, "nb": 1.0}
+    assert chosen == {"n-cat": 1.0, "ul-cat": 1.0, "ul-cl": 1.0, "counts": 1.0, "linear": 1.0,
+                      "tsvm": 1.0, "nb+em": 1.0, "nb": 1.0}
     split = split_labeled(Y, 15, n_unlabeled=120, test_rows=FOLDS[2], random_state=2)
     X_train, y_train = X[split.train], split.semi_supervised_targets(Y)
     X_lab, y_lab, X_test, y_test = X[split.labeled], Y[split.labeled], X[FOLDS[2]], Y[FOLDS[2]]
@@ -89,6 +89,7 @@ def test_split_accuracies_with_the_paper_settings_equal_a_manual_computation():
     svm = LinearSVC(C=1.0, loss="hinge", max_iter=10_000, random_state=0)
     svm.fit(normalize(X_lab), y_lab)
     assert accuracy["linear"] == np.mean(svm.predict(normalize(X_test)) == y_test)
+    assert accuracy["counts"] == accuracy["linear"]  # the paper's features: both see counts
     tsvm = TransductiveSVM(C=1.0, C_unlabeled=1.0, random_state=2)
     tsvm.fit(normalize(X_train), y_train)
     assert accuracy["tsvm"] == np.mean(tsvm.predict(normalize(X_test)) == y_test)
@@ -124,7 +125,7 @@ def test_tuned_settings_choose_alpha_and_C_on_the_labeled_posts_only():
     seed, settings = 2, FisherSettings(max_iter=5, annealing=(0.1, 1.0))
     accuracy, _, chosen = fisher_split_accuracies(
         X, Y, n_labeled=30, n_unlabeled=120, test_rows=FOLDS[2], seed=seed,
-        methods=("nb", "nb+em", "linear", "ul-cat"), settings=settings)
+        methods=("nb", "nb+em", "linear", "counts", "ul-cat"), settings=settings)
     split = split_labeled(Y, 30, n_unlabeled=120, test_rows=FOLDS[2], random_state=seed)
     X_lab, y_lab, X_test, y_test = X[split.labeled], Y[split.labeled], X[FOLDS[2]], Y[FOLDS[2]]
     alpha = _loo_alpha(X_lab, y_lab, list(settings.alpha_grid))
@@ -142,6 +143,13 @@ def test_tuned_settings_choose_alpha_and_C_on_the_labeled_posts_only():
     assert chosen["linear"] == C
     svm.set_params(C=C).fit(tfidf.transform(X_lab), y_lab)
     assert accuracy["linear"] == np.mean(svm.predict(tfidf.transform(X_test)) == y_test)
+    # the paper's baseline: unit-length counts, C chosen by the same search
+    svm = LinearSVC(loss="hinge", max_iter=10_000, random_state=0)
+    C = _grid_search(svm, {"C": list(settings.C_grid)}, normalize(X_lab), y_lab, seed)["C"]
+    assert chosen["counts"] == C
+    svm.set_params(C=C).fit(normalize(X_lab), y_lab)
+    assert accuracy["counts"] == np.mean(svm.predict(normalize(X_test)) == y_test)
+    assert accuracy["counts"] != accuracy["linear"]  # idf changes the SVM on this corpus
     assert chosen["ul-cat"] in settings.C_grid
     # the test posts never enter a choice: scrambling their labels changes nothing chosen
     y_scrambled = Y.copy()
@@ -286,6 +294,8 @@ def test_tsvm_cache_key_ignores_em_settings_but_not_its_own():
     assert FisherSettings(alpha=2.0).key("ul-cat") == FisherSettings().key("ul-cat")
     assert FisherSettings(features="tf").key("linear") != FisherSettings().key("linear")
     assert FisherSettings(features="tf").key("ul-cl") == FisherSettings().key("ul-cl")
+    assert FisherSettings(features="tf").key("counts") == FisherSettings().key("counts")
+    assert FisherSettings(C_grid=(1.0, 10.0)).key("counts") != FisherSettings().key("counts")
     assert "C_grid" in FisherSettings().key("linear")
     assert "C_grid" not in FisherSettings(C=1.0).key("linear")  # a fixed C searches nothing
     assert FisherSettings(svm_cv=3).key("ul-cat") != FisherSettings().key("ul-cat")
@@ -348,6 +358,7 @@ def test_tables_as_text():
     paper = PAPER_TABLE_1[PAPER_SIZES.index(100)]
     assert row[1:5] == [f"{table[1, 0]:.1f}", f"({paper[0]:.1f})", f"{table[1, 1]:.1f}",
                         f"({paper[1]:.1f})"]
+    assert row[5:9] == [f"{table[1, 2]:.1f}", "(", "-", ")"]  # the paper ran no tf-idf SVM
     assert "(" not in lines[1]  # no paper value for 6 labeled posts
     spread = fisher_spread_text(grid).splitlines()
     assert spread[0] == "#labeled: mean over 2 splits [min-max], chosen α or C"
@@ -392,15 +403,16 @@ def test_command_line_runs_a_small_table(monkeypatch, capsys):
     grid = fisher_grid(X, Y, sizes=[100], unlabeled_sizes=[50], splits=[0], test_folds=FOLDS,
                        methods=("nb", "linear"), progress=False)
     nb, linear = grid.table()[0]
-    assert lines[2].split() == ["100", f"{nb:.1f}", "(13.5)", f"{linear:.1f}", "(31.8)"]
+    # the paper ran no tf-idf SVM: no value in brackets
+    assert lines[2].split() == ["100", f"{nb:.1f}", "(13.5)", f"{linear:.1f}", "(", "-", ")"]
     assert lines[3:6] == fisher_spread_text(grid).splitlines()
     assert lines[6].startswith("wall time")
     assert main(["fisher-table", "--sizes", "100", "--unlabeled", "50", "--splits", "0",
-                 "--methods", "linear", "--n-jobs", "1", "--paper-settings"]) == 0
+                 "--methods", "counts", "--n-jobs", "1", "--paper-settings"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].endswith("methods ['linear'], paper settings")
+    assert lines[0].endswith("methods ['counts'], paper settings")
     paper = fisher_grid(X, Y, sizes=[100], unlabeled_sizes=[50], splits=[0], test_folds=FOLDS,
-                        methods=("linear",), settings=PAPER_SETTINGS, progress=False)
+                        methods=("counts",), settings=PAPER_SETTINGS, progress=False)
     assert lines[2].split() == ["100", f"{paper.table()[0, 0]:.1f}", "(31.8)"]
     assert "C 1 " in lines[4] + " "
 
@@ -481,10 +493,15 @@ def test_command_line_runs_as_a_module():
 
 
 def test_paper_table_picks_the_columns_of_the_methods():
-    sizes, table = paper_table(("nb", "ul-cat"))
+    sizes, table = paper_table(("nb", "ul-cat", "counts", "linear"))
     np.testing.assert_array_equal(sizes, PAPER_SIZES)
     np.testing.assert_array_equal(table[:, 0], PAPER_TABLE_1[:, 6])
     np.testing.assert_array_equal(table[:, 1], PAPER_TABLE_1[:, 1])
+    # the paper's linear SVM saw unit-length counts: our "counts"; tf-idf has no column there
+    np.testing.assert_array_equal(table[:, 2], [31.8, 44.7, 51.4, 60.0, 68.9, 75.8, 82.1])
+    assert np.isnan(table[:, 3]).all()
+    with pytest.raises(ValueError, match=r"unknown method\(s\) \['svm'\]; choose from"):
+        paper_table(("svm",))
 
 
 def test_table_view_reads_the_grid():

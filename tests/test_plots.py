@@ -13,6 +13,7 @@ from sslviz.plots.common import (
     SEMI_SUPERVISED,
     plot_iteration_curve,
     plot_learning_curve,
+    plot_seed_bars,
     plot_word_columns,
     update_iteration_marker,
     update_size_marker,
@@ -205,3 +206,13 @@ def test_graph_nodes_ring_the_labeled_ones_at_the_asked_size_and_width(ax):
     np.testing.assert_array_equal(artists["labeled"].get_offsets(), coords[labeled])
     default = plot_graph_nodes(ax, coords, np.zeros(6, dtype=int), labeled)
     assert default["labeled"].get_sizes().tolist() == [84.0]
+
+
+def test_seed_bar_labels_sit_above_the_highest_dot_and_inside_the_axis(ax):
+    plot_seed_bars(ax, [("a", [0.2, 0.9], "k"), ("b", [0.97, 0.99], "k"),
+                        ("c", [np.nan, np.nan], "k")], title="t", ymax=100)
+    a, b, c = ax.texts
+    assert (a.get_text(), b.get_text()) == ("55.0%", "98.0%")
+    assert a.get_position()[1] == pytest.approx(92.5)  # above the 90 % dot, not at the mean
+    assert b.get_position()[1] == pytest.approx(101.5)
+    assert ax.get_ylim() == (0, pytest.approx(108.0))  # grown to hold the label over 99 %

@@ -2,7 +2,9 @@
 
 Every method of the paper's Table 1 on seeded splits of 20 Newsgroups: SVMs on Fisher scores of
 the three Naive Bayes models (n-cat, ul-cat, ul-cl; :mod:`sslviz.fisher`), the linear SVM on
-labeled posts, the transductive linear SVM (:mod:`sslviz.tsvm`), NB+EM and NB.
+labeled posts (twice: on unit-length counts, the paper's baseline, and on the features of
+:class:`FisherSettings`, tf-idf by default), the transductive linear SVM (:mod:`sslviz.tsvm`),
+NB+EM and NB.
 
 One *job* is one split at one labeled and one unlabeled size for one group of methods that share
 a fitted model (:data:`METHOD_GROUPS`). Jobs run on :func:`sslviz.experiments.runner.run_jobs`,
@@ -38,21 +40,27 @@ from .runner import run_jobs
 
 RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
 
-#: Methods in the column order of Table 1.
-FISHER_METHODS = ("n-cat", "ul-cat", "ul-cl", "linear", "tsvm", "nb+em", "nb")
+#: Methods in the column order of Table 1; "counts" is the linear SVM on unit-length counts (the
+#: paper's), "linear" the linear SVM on ``FisherSettings.features`` (tf-idf unless told).
+FISHER_METHODS = ("n-cat", "ul-cat", "ul-cl", "counts", "linear", "tsvm", "nb+em", "nb")
 FISHER_METHOD_NAMES = {
     "n-cat": "SVM (n-cat)", "ul-cat": "SVM (ul-cat)", "ul-cl": "SVM (ul-cl)",
-    "linear": "SVM (linear)", "tsvm": "TSVM (linear)", "nb+em": "NB+EM (ul-cat)", "nb": "NB",
+    "counts": "SVM (counts)", "linear": "SVM (linear)", "tsvm": "TSVM (linear)",
+    "nb+em": "NB+EM (ul-cat)", "nb": "NB",
 }
 #: Methods whose result does not depend on the unlabeled posts (computed once per labeled set).
-LABELED_ONLY_METHODS = ("n-cat", "linear", "nb")
+LABELED_ONLY_METHODS = ("n-cat", "counts", "linear", "nb")
 #: Methods that share a fitted model run in one job, the slowest groups first.
-METHOD_GROUPS = (("tsvm",), ("ul-cl",), ("ul-cat", "nb+em"), ("n-cat", "nb"), ("linear",))
+METHOD_GROUPS = (("tsvm",), ("ul-cl",), ("ul-cat", "nb+em"), ("n-cat", "nb"), ("linear",),
+                 ("counts",))
 PAPER_SIZES = (100, 200, 300, 500, 1000, 2000, 5000)
 PAPER_N_UNLABELED = 10_000
 PAPER_N_SPLITS = 5
+#: The methods of the columns of the paper's Table 1 (its linear SVM and TSVM saw unit-length
+#: counts: its linear SVM is our "counts"; our "linear" sees tf-idf and has no column there).
+PAPER_METHODS = ("n-cat", "ul-cat", "ul-cl", "counts", "tsvm", "nb+em", "nb")
 #: Table 1 of Takamura & Okumura: accuracy (%) per labeled-set size (rows, PAPER_SIZES) and
-#: method (columns, FISHER_METHODS); 10,000 unlabeled posts, mean of 5 splits.
+#: method (columns, PAPER_METHODS); 10,000 unlabeled posts, mean of 5 splits.
 PAPER_TABLE_1 = np.array([
     [23.7, 30.0, 29.2, 31.8, 33.5, 26.7, 13.5],
     [41.3, 46.9, 43.2, 44.7, 46.0, 37.4, 24.1],
@@ -65,6 +73,15 @@ PAPER_TABLE_1 = np.array([
 #: Figure 1 of the paper: SVM (ul-cat) for these labeled sizes, 1,000 to 10,000 unlabeled posts.
 PAPER_FIGURE_1_SIZES = (1000, 2000, 5000)
 PAPER_FIGURE_1_UNLABELED = (1000, 2000, 4000, 6000, 8000, 10_000)
+
+
+def paper_column(method):
+    """The paper's Table 1 column (%) of ``method`` over :data:`PAPER_SIZES`; NaN for a method
+    the paper did not run (the tf-idf linear SVM)."""
+    _check_methods((method,))
+    if method not in PAPER_METHODS:
+        return np.full(len(PAPER_SIZES), np.nan)
+    return PAPER_TABLE_1[:, PAPER_METHODS.index(method)]
 
 
 @dataclass(frozen=True)
@@ -87,8 +104,9 @@ class FisherSettings:
         (:func:`sslviz.tsvm.linear_svm`); the TSVM takes the C chosen for an inductive SVM on its
         own features. The paper: C = 1.
     features : {"tfidf", "tf"}, default="tfidf"
-        What the linear SVM and the TSVM see, scaled to unit length: tf-idf (idf from the
-        labeled posts for the SVM, from all its posts for the TSVM) or counts (the paper's).
+        What the linear SVM ("linear") and the TSVM see, scaled to unit length: tf-idf (idf from
+        the labeled posts for the SVM, from all its posts for the TSVM) or counts (the paper's).
+        The method "counts" always sees unit-length counts.
     svm_cv : int, default=5
         Folds of the cross-validation that chooses C (stratified, on the labeled posts; fewer
         when a class has fewer labeled posts). The lecture uses 3 to save time.
@@ -120,8 +138,10 @@ class FisherSettings:
                     for name, value in asdict(self).items()}
         unused = {"tsvm_max_unlabeled"} if method != "tsvm" else set()
         em = {"annealing", "max_iter", "tol"}
-        if method in ("linear", "tsvm"):
+        if method in ("linear", "counts", "tsvm"):
             unused |= {"alpha", "alpha_grid", "kernel_alpha"} | em
+        if method == "counts":
+            unused.add("features")  # always unit-length counts
         if method in ("nb", "nb+em"):
             unused |= {"C", "C_grid", "svm_cv", "svm_max_iter", "features", "kernel_alpha"}
         if method in ("n-cat", "ul-cat", "ul-cl"):
@@ -191,10 +211,11 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
     :func:`sslviz.splits.split_labeled` with ``random_state=seed`` from the posts outside
     ``test_rows``. For the same seed, the labeled set does not depend on ``n_unlabeled`` and
     smaller unlabeled sets are subsets of larger ones. SVMs: ``LinearSVC(C, loss="hinge")``,
-    one-vs-rest (the SVM of TinySVM and SVM-light, which the paper used). The plain and
-    transductive SVMs see ``settings.features``; the Fisher SVMs see unit-length Fisher scores
-    of models smoothed with ``settings.kernel_alpha``. NB is the n-cat model, NB+EM the ul-cat
-    model, both smoothed with ``settings.alpha`` (or the α chosen on the labeled posts).
+    one-vs-rest (the SVM of TinySVM and SVM-light, which the paper used). The plain ("linear")
+    and transductive SVMs see ``settings.features``, "counts" unit-length counts; the Fisher
+    SVMs see unit-length Fisher scores of models smoothed with ``settings.kernel_alpha``. NB is
+    the n-cat model, NB+EM the ul-cat model, both smoothed with ``settings.alpha`` (or the α
+    chosen on the labeled posts).
 
     Notes
     -----
@@ -249,11 +270,12 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
                                                kernel.transform(X_test))
             svm = _svm(train, y_labeled, settings, seed)
             record(variant, svm.predict(test), start, svm.C)
-    if "linear" in methods:
-        start = time.perf_counter()
-        train, test = text_features(X_labeled, X_labeled, X_test, kind=settings.features)
-        svm = _svm(train, y_labeled, settings, seed)
-        record("linear", svm.predict(test), start, svm.C)
+    for method, kind in (("linear", settings.features), ("counts", "tf")):
+        if method in methods:
+            start = time.perf_counter()
+            train, test = text_features(X_labeled, X_labeled, X_test, kind=kind)
+            svm = _svm(train, y_labeled, settings, seed)
+            record(method, svm.predict(test), start, svm.C)
     if "tsvm" in methods:
         start = time.perf_counter()
         k = n_unlabeled if settings.tsvm_max_unlabeled is None else min(

@@ -19,11 +19,12 @@ import numpy as np
 
 from .. import cli
 from . import fisher
-from .fisher import FISHER_METHOD_NAMES, FISHER_METHODS, PAPER_SIZES, PAPER_TABLE_1
+from .fisher import FISHER_METHOD_NAMES, PAPER_SIZES, paper_column
 
 
 def fisher_table_text(grid, *, n_unlabeled=None, paper=True):
-    """Table 1 as text: mean accuracy (%) per size and method, the paper's value in brackets."""
+    """Table 1 as text: mean accuracy (%) per size and method, the paper's value in brackets
+    (``( -  )`` for a method the paper did not run)."""
     table = grid.table(n_unlabeled)
     names = [FISHER_METHOD_NAMES[m] for m in grid.methods]
     width = max(len(n) for n in names) if paper else 8
@@ -34,9 +35,9 @@ def fisher_table_text(grid, *, n_unlabeled=None, paper=True):
         for m, method in enumerate(grid.methods):
             ours = "  -  " if np.isnan(table[i, m]) else f"{table[i, m]:5.1f}"
             if paper and int(size) in PAPER_SIZES:
-                theirs = PAPER_TABLE_1[PAPER_SIZES.index(int(size)),
-                                       FISHER_METHODS.index(method)]
-                cells.append(f"{ours} ({theirs:4.1f})")
+                theirs = paper_column(method)[PAPER_SIZES.index(int(size))]
+                cells.append(f"{ours} (" + (" -  " if np.isnan(theirs) else f"{theirs:4.1f}")
+                             + ")")
             else:
                 cells.append(ours)
         lines.append(f"{int(size):>8} " + " ".join(f"{c:>{width}}" for c in cells))

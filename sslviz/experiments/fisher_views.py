@@ -14,15 +14,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..fisher import FisherDocumentView, fisher_document_view
-from .fisher import FISHER_METHOD_NAMES, FISHER_METHODS, PAPER_SIZES, PAPER_TABLE_1
+from .fisher import FISHER_METHOD_NAMES, PAPER_SIZES, paper_column
 
 __all__ = ["FisherDocumentView", "FisherTableView", "fisher_document_view", "fisher_table_view",
            "paper_table"]
 
 
 def paper_table(methods):
-    """The paper's sizes and its Table 1 (%) restricted to ``methods`` (columns in that order)."""
-    return np.array(PAPER_SIZES), PAPER_TABLE_1[:, [FISHER_METHODS.index(m) for m in methods]]
+    """The paper's sizes and its Table 1 (%) for ``methods`` (columns in that order; NaN for a
+    method the paper did not run)."""
+    return np.array(PAPER_SIZES), np.column_stack([paper_column(m) for m in methods])
 
 
 @dataclass(frozen=True)

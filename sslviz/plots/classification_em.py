@@ -104,7 +104,7 @@ def plot_extraction_bars(ax, result, *, title):
             ("lead rule", result["lead_ap"], BLACK)]
     low = min(np.min(values) for _, values, _ in bars) * 100
     containers = plot_seed_bars(ax, bars, title=title, ymax=100)
-    ax.set_ylim(max(0, low - 15), 100)
+    ax.set_ylim(max(0, low - 15), ax.get_ylim()[1])  # the top holds the labels above the dots
     ax.set_ylabel("average precision (%)")
     return containers
 

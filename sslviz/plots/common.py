@@ -81,8 +81,8 @@ def update_size_marker(ax, marker, size):
 
 
 def plot_seed_bars(ax, bars, *, title, ymax=100):
-    """One bar per method at its mean accuracy, one dot per seed, the mean written on top
-    beside the dots.
+    """One bar per method at its mean accuracy, one dot per seed, the mean written above the
+    highest dot (never on a dot; the y axis grows to hold it).
 
     Parameters
     ----------
@@ -96,16 +96,17 @@ def plot_seed_bars(ax, bars, *, title, ymax=100):
     list of the bar containers
     """
     ax.clear()
-    containers = []
+    containers, top = [], 0.0
     for x, (_, accuracy, color) in enumerate(bars):
         accuracy = np.asarray(accuracy, dtype=float) * 100
         containers.append(ax.bar(x, accuracy.mean(), color=color, alpha=0.35, width=0.6))
         ax.plot(np.full(len(accuracy), x), accuracy, "o", color=color)
-        ax.text(x, max(accuracy.max(), accuracy.mean()) + 1.5, f"{accuracy.mean():.1f}%",
-                ha="center", va="bottom", fontweight="bold")  # above the dots, never on them
+        highest = np.nanmax(accuracy) if np.isfinite(accuracy).any() else accuracy.mean()
+        ax.text(x, highest + 2.5, f"{accuracy.mean():.1f}%", ha="center", va="bottom",
+                fontweight="bold")
+        top = max(top, highest + 9) if np.isfinite(highest) else top
     ax.set_xticks(range(len(bars)), [label for label, _, _ in bars])
-    highest = max((np.max(accuracy) * 100 for _, accuracy, _ in bars), default=0)
-    ax.set_ylim(0, max(ymax, highest + 9))  # room for a label above a dot near the top
+    ax.set_ylim(0, max(ymax, top))
     ax.set_ylabel("test accuracy (%)")
     ax.set_title(title)
     ax.grid(alpha=0.3, axis="y")

@@ -16,6 +16,7 @@ from .common import (
     FAINT_GREY,
     GREEN,
     GREY,
+    ORANGE,
     PURPLE,
     SKY,
     VERMILLION,
@@ -24,9 +25,11 @@ from .common import (
 
 #: One colour per method of Table 1 (Okabe-Ito, colour-blind safe).
 METHOD_COLORS = {
-    "n-cat": SKY, "ul-cat": VERMILLION, "ul-cl": PURPLE, "linear": BLACK,
+    "n-cat": SKY, "ul-cat": VERMILLION, "ul-cl": PURPLE, "counts": ORANGE, "linear": BLACK,
     "tsvm": GREY, "nb+em": GREEN, "nb": BLUE,
 }
+#: Font size of the table panel's legend: readable on a projector from the back of a room.
+LEGEND_FONTSIZE = 12
 TRUE_COLOR, PREDICTED_COLOR, OTHER_COLOR = GREEN, VERMILLION, FAINT_GREY
 #: Curves of the labeled sizes that are not highlighted.
 BACKGROUND_CURVE_COLOR = GREY
@@ -139,7 +142,9 @@ def update_document_panels(artists, view):
 
 # -- Table 1 and Figure 1 ----------------------------------------------------------------------
 def plot_method_curves(ax, sizes, table, methods, names, *, paper_sizes=None, paper=None):
-    """Accuracy (%) against labeled-set size, one line per method; the paper's values dotted.
+    """Accuracy (%) against labeled-set size, one line per method; the paper's values dotted
+    (hidden until :func:`highlight_method` shows the highlighted method's; NaN columns, methods
+    the paper did not run, get no line).
 
     Parameters
     ----------
@@ -163,17 +168,18 @@ def plot_method_curves(ax, sizes, table, methods, names, *, paper_sizes=None, pa
         color = METHOD_COLORS[method]
         (lines[method],) = ax.plot(sizes, table[:, m], "-o", color=color, markersize=5,
                                    label=names[method])
-        if paper is not None:
+        if paper is not None and not np.isnan(paper[:, m]).all():
             (paper_lines[method],) = ax.plot(paper_sizes, paper[:, m], ":", marker="o",
-                                             markerfacecolor="none", color=color, alpha=0.35,
-                                             markersize=5)
+                                             markerfacecolor="none", color=color, linewidth=2.5,
+                                             markersize=7, visible=False)
     ax.set_xscale("log")
     ticks = np.union1d(sizes, paper_sizes) if paper is not None else np.asarray(sizes)
     ax.set_xticks(ticks, [str(int(s)) for s in ticks])
     ax.minorticks_off()
     ax.set_ylim(0, 95)
-    ax.set_xlabel("labeled posts")
-    ax.set_ylabel("test accuracy (%)")
+    ax.set_xlabel("labeled posts", fontsize=LEGEND_FONTSIZE)
+    ax.set_ylabel("test accuracy (%)", fontsize=LEGEND_FONTSIZE)
+    ax.tick_params(labelsize=LEGEND_FONTSIZE - 1)
     ax.grid(alpha=0.3)
     return {"lines": lines, "paper": paper_lines}
 
@@ -185,14 +191,14 @@ def update_method_curve(artists, method, values):
 
 
 def highlight_method(artists, method):
-    """Draw ``method`` (and its paper line) thick and opaque, the others thin."""
+    """Draw ``method`` thick and opaque, the others thin; show the paper's line of ``method``
+    only (one dotted line at a time stays readable on a projector)."""
     for name, line in artists["lines"].items():
-        line.set_linewidth(3.5 if name == method else 1.2)
-        line.set_alpha(1.0 if name == method else 0.55)
+        line.set_linewidth(4.0 if name == method else 1.5)
+        line.set_alpha(1.0 if name == method else 0.6)
         line.set_zorder(3 if name == method else 2)
     for name, line in artists["paper"].items():
-        line.set_alpha(0.9 if name == method else 0.25)
-        line.set_linewidth(2.0 if name == method else 1.0)
+        line.set_visible(name == method)
     return artists
 
 
@@ -206,7 +212,8 @@ def plot_unlabeled_curves(ax, unlabeled_sizes, n_curves):
     """
     lines = [ax.plot(unlabeled_sizes, np.full(len(unlabeled_sizes), np.nan), "-o",
                      markersize=4)[0] for _ in range(n_curves)]
-    labels = [ax.text(unlabeled_sizes[-1], 0, "", fontsize=9, va="center", ha="left")
+    labels = [ax.text(unlabeled_sizes[-1], 0, "", fontsize=LEGEND_FONTSIZE - 1, va="center",
+                      ha="left")
               for _ in range(n_curves)]
     (point,) = ax.plot([np.nan], [np.nan], "o", markersize=14, markerfacecolor="none",
                        markeredgewidth=2.5, color=BLACK)
@@ -215,8 +222,9 @@ def plot_unlabeled_curves(ax, unlabeled_sizes, n_curves):
     ax.set_xticks(unlabeled_sizes, [f"{int(u):,}" for u in unlabeled_sizes])
     ax.minorticks_off()
     ax.set_xlim(unlabeled_sizes[0] / 1.3, unlabeled_sizes[-1] * 2.2)
-    ax.set_xlabel("unlabeled posts used to estimate the model")
-    ax.set_ylabel("test accuracy (%)")
+    ax.set_xlabel("unlabeled posts used to estimate the model", fontsize=LEGEND_FONTSIZE)
+    ax.set_ylabel("test accuracy (%)", fontsize=LEGEND_FONTSIZE)
+    ax.tick_params(labelsize=LEGEND_FONTSIZE - 1)
     ax.grid(alpha=0.3)
     return {"lines": lines, "point": point, "reference": reference, "labels": labels,
             "x": np.asarray(unlabeled_sizes)}
@@ -257,7 +265,7 @@ def plot_table_panels(table_ax, curve_ax, *, sizes, table, methods, names, unlab
     """
     lines = plot_method_curves(table_ax, sizes, table, methods, names,
                                paper_sizes=paper_sizes, paper=paper)
-    table_ax.legend(loc="lower right", fontsize=8, ncol=2)
+    table_ax.legend(loc="lower right", fontsize=LEGEND_FONTSIZE, ncol=2, framealpha=0.9)
     curves = plot_unlabeled_curves(curve_ax, np.asarray(unlabeled_sizes), len(sizes))
     return {"table": lines, "unlabeled": curves, "marker": None, "table_ax": table_ax,
             "curve_ax": curve_ax}
@@ -271,14 +279,18 @@ def update_table_panels(artists, view):
         update_method_curve(artists["table"], method, values)
     highlight_method(artists["table"], view.method)
     artists["marker"] = update_size_marker(table_ax, artists["marker"], view.n_labeled)
+    paper = (f"dotted: Takamura & Okumura's {view.method_name}"
+             if view.method in artists["table"]["paper"]
+             else f"no paper value for {view.method_name}")
     table_ax.set_title(f"Table 1 with {view.n_unlabeled:,} unlabeled posts (methods run at "
-                       f"{view.largest:,} only stay there)\nsolid = ours, dotted = Takamura & "
-                       "Okumura")
+                       f"{view.largest:,} only stay there)\nsolid: ours; {paper}",
+                       fontsize=LEGEND_FONTSIZE)
     update_unlabeled_curves(artists["unlabeled"], view.curves, current=view.current,
                             n_unlabeled=view.n_unlabeled, color=METHOD_COLORS[view.method],
                             reference=view.reference)
     curve_ax.relim()
     curve_ax.autoscale_view(scalex=False)
     curve_ax.set_title(f"Figure 1: {view.method_name} against unlabeled posts\n"
-                       "dashed: linear SVM at the highlighted labeled size")
+                       "dashed: linear SVM at the highlighted labeled size",
+                       fontsize=LEGEND_FONTSIZE)
     return artists
