@@ -111,8 +111,8 @@ def _own_methods():
 
 
 def test_every_estimator_is_checked():
-    checked = {name for name, _ in _own_methods()}
-    assert len(checked) >= 17
+    checked = {name for name, _ in _own_methods()}  # the CEM subclasses inherit theirs
+    assert len(checked) >= 16 and "CoTraining" in checked
     assert ("SemiSupervisedNB", "fit") in set(_own_methods())
 
 
