@@ -9,6 +9,7 @@ import numpy as np
 from ..cem import decision_at_iteration
 from ..experiments.classification_em import COVARIANCES, stepper_run
 from ..grids import grid_extent
+from ..lectures import explorer_prefix
 from ..plots.classification_em import (
     BOW_STYLE,
     plot_bow_curves,
@@ -20,6 +21,8 @@ from ..plots.classification_em import (
 )
 from ..plots.common import plot_seed_bars, update_size_marker
 from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
+
+LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
 C_VALUES = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0]
 THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.75]
@@ -73,7 +76,7 @@ def cem_stepper_explorer(*, n_labeled=2, seed=0, covariance="full", C=1.0, resol
             update_cem_panel(panel, step.partition, drawn["grid"], decision, start,
                              title=f"{name}: iteration {i}, {step.n_label_changes} changed{done}")
 
-    return Explorer("07_classification_em-stepper", figure, controls, update,
+    return Explorer(f"{LECTURE}-stepper", figure, controls, update,
                     extra_controls=[play])
 
 
@@ -125,7 +128,7 @@ def extraction_explorer(fig1, refit, *, fraction=0.1, model="logistic", covarian
             f"{values['threshold']:g} (dot = seed)"))
         plot_relevant_share(share_ax, result["relevant_share"], float(result["true_share"]))
 
-    return Explorer("07_classification_em-extraction", figure, controls, update, main="fraction")
+    return Explorer(f"{LECTURE}-extraction", figure, controls, update, main="fraction")
 
 
 def bow_explorer(sizes, curves, *, size):
@@ -147,4 +150,4 @@ def bow_explorer(sizes, curves, *, size):
         plot_seed_bars(bar_ax, bars, title=f"{values['n_labeled']} labeled per class "
                                            "(dot = seed)")
 
-    return Explorer("07_classification_em-bag_of_words", figure, controls, update)
+    return Explorer(f"{LECTURE}-bag_of_words", figure, controls, update)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from ..lectures import explorer_prefix
 from ..plots.common import NEW_WORD, TEXT, plot_word_columns
 from ..plots.components_views import plot_error_bars, plot_picks, update_picks
 from .base import Explorer, iteration_control, new_figure, seed_control
+
+LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
 
 def components_explorer(frames, *, n_negative_components, iteration=0, n_words=8):
@@ -40,7 +43,7 @@ def components_explorer(frames, *, n_negative_components, iteration=0, n_words=8
                 cell.set_fontweight("bold" if new else "normal")
         ax.set_title(f"top words of each component, EM iteration {values['iteration']}")
 
-    return Explorer("10_components_and_views-components", figure, {"iteration": slider}, update,
+    return Explorer(f"{LECTURE}-components", figure, {"iteration": slider}, update,
                     extra_controls=[play])
 
 
@@ -77,5 +80,5 @@ def cotraining_explorer(runs, *, n_labeled, seed=0, iteration=30):
             drawn["run"] = (values["n_labeled"], values["seed"])
         update_picks(pick_ax, drawn["groups"], values["iteration"])
 
-    return Explorer("10_components_and_views-co_training", figure, controls, update,
+    return Explorer(f"{LECTURE}-co_training", figure, controls, update,
                     extra_controls=[play])

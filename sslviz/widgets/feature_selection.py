@@ -18,6 +18,7 @@ import numpy as np
 
 from ..experiments.feature_selection import toy_feature_weights
 from ..feature_selection_astray import class_top_words, word_pull
+from ..lectures import explorer_prefix
 from ..plots.common import plot_word_columns, update_iteration_marker
 from ..plots.feature_selection import (
     plot_class_intake,
@@ -34,6 +35,8 @@ from ..plots.feature_selection import (
     update_vocabulary_curves,
 )
 from .base import Explorer, iteration_control, new_figure, seed_control
+
+LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
 TOY_SIZES = (1, 2, 5, 10, 20, 50, 200)
 WIDE = {"description_width": "initial"}  # show a control's whole label
@@ -77,7 +80,7 @@ def feature_weights_explorer(*, n_labeled=1, seed=0, sizes=TOY_SIZES, **toy_para
                  "outweigh the weakest green word")
         update_feature_weights(bars, result.weights, ylim=(-limit, limit), title=title)
 
-    return Explorer("05_feature_selection-weights", figure, controls, update)
+    return Explorer(f"{LECTURE}-weights", figure, controls, update)
 
 
 def vocabulary_explorer(sweeps, *, corpus=None, n_labeled=None, method=None, n_features=None):
@@ -132,7 +135,7 @@ def vocabulary_explorer(sweeps, *, corpus=None, n_labeled=None, method=None, n_f
                                 sweep.label_sizes.tolist().index(n), 0]
         plot_word_list(word_ax, f"kept first\n(seed {int(sweep.seeds[0])})", words.tolist())
 
-    return Explorer("05_feature_selection-vocabulary", figure, controls, update)
+    return Explorer(f"{LECTURE}-vocabulary", figure, controls, update)
 
 
 def _selection_slider(options, value, description):
@@ -243,5 +246,5 @@ def astray_explorer(runs, X, vocabulary, class_names, *, word, target, neighbour
                                     [tables[name][0][t] for name in names],
                                     [tables[name][1][t] for name in names])
 
-    return Explorer("05_feature_selection-astray", figure, {"iteration": slider}, update,
+    return Explorer(f"{LECTURE}-astray", figure, {"iteration": slider}, update,
                     extra_controls=[play])

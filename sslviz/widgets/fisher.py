@@ -18,6 +18,7 @@ import ipywidgets as widgets
 from .._memo import Once
 from ..experiments.fisher import FISHER_METHOD_NAMES
 from ..experiments.fisher_views import fisher_document_view, fisher_table_view, paper_table
+from ..lectures import explorer_prefix
 from ..plots.fisher import (
     plot_document_panels,
     plot_table_panels,
@@ -25,6 +26,8 @@ from ..plots.fisher import (
     update_table_panels,
 )
 from .base import Explorer, new_figure
+
+LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
 VARIANTS = ("ul-cat", "n-cat", "ul-cl")
 #: Methods the table explorer offers, if they have results at every size.
@@ -78,7 +81,7 @@ def fisher_document_explorer(corpus, models, *, variant="ul-cat", document=0, k=
         models(values["variant"])
         yield
 
-    return Explorer("06_fisher_kernel-document", figure, controls, update, prepare=prepare,
+    return Explorer(f"{LECTURE}-document", figure, controls, update, prepare=prepare,
                     prepare_in_background=True)
 
 
@@ -126,7 +129,7 @@ def fisher_table_explorer(grid, *, size, variant="ul-cat", paper=True):
             grid, method=values["variant"], n_labeled=values["n_labeled"],
             n_unlabeled=values["n_unlabeled"]))
 
-    return Explorer("06_fisher_kernel-table", figure, controls, update)
+    return Explorer(f"{LECTURE}-table", figure, controls, update)
 
 
 def _checked_sizes(grid):

@@ -17,6 +17,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..label_propagation import step_summary
+from ..lectures import explorer_prefix
 from ..plots.common import plot_iteration_curve, plot_seed_bars, update_iteration_marker
 from ..plots.graphs import (
     METHOD_COLORS,
@@ -27,6 +28,8 @@ from ..plots.graphs import (
     update_graph_nodes,
 )
 from .base import Explorer, iteration_control, new_figure
+
+LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
 
 def _step_panel(ax, model, truth, rows):
@@ -94,7 +97,7 @@ def toy_explorer(runs, *, seed, iteration=0):
         return (f"step {step}: labels reached {reached:.0%} of the points "
                 f"(exact solution: {np.mean(model.transduction_ == y):.0%} right)")
 
-    return Explorer("11_graphs-toy", figure, controls,
+    return Explorer(f"{LECTURE}-toy", figure, controls,
                     _replay_update(nodes_ax, steps_ax, run_of, title_of),
                     extra_controls=[play], main="iteration")
 
@@ -144,7 +147,7 @@ def sense_explorer(task, coords, runs, *, fraction, iteration=0):
         return (f"{task.name}, {int((~unlabeled).sum())} labeled, step {step}: "
                 f"{reached.mean():.0%} reached, {right} of those right")
 
-    return Explorer("11_graphs-senses", figure, controls,
+    return Explorer(f"{LECTURE}-senses", figure, controls,
                     _replay_update(map_ax, steps_ax, run_of, title_of),
                     extra_controls=[play], main="n_labeled")
 
@@ -191,4 +194,4 @@ def curves_explorer(experiments, *, name, setting=None):
                        title=f"{xlabel} {values['n_labeled']}: a dot per seed")
         bar_ax.tick_params(axis="x", labelsize=8)
 
-    return Explorer(f"11_graphs-{name}", figure, controls, update, main="n_labeled")
+    return Explorer(f"{LECTURE}-{name}", figure, controls, update, main="n_labeled")

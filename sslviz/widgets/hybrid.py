@@ -7,6 +7,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..experiments.hybrid import METHOD_LABELS, METHODS, PAPER_TABLES
+from ..lectures import explorer_prefix
 from ..plots.common import update_size_marker
 from ..plots.hybrid import (
     plot_class_shares,
@@ -17,6 +18,8 @@ from ..plots.hybrid import (
     update_weight_markers,
 )
 from .base import Explorer, iteration_control, new_figure, set_last_iteration
+
+LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
 WIDE = {"description_width": "initial"}  # a control's whole label, never cut ("labeled d…")
 
@@ -54,7 +57,7 @@ def table_explorer(tables, *, corpus, size, method="hybrid"):
                          title=f"{size} labeled (each dot an evaluation set)")
         bar_ax.tick_params(axis="x", labelsize=8)
 
-    return Explorer("09_hybrid_generative_discriminative-tables", figure, controls, update)
+    return Explorer(f"{LECTURE}-tables", figure, controls, update)
 
 
 def weights_explorer(runs, class_names, *, corpus):
@@ -91,7 +94,7 @@ def weights_explorer(runs, class_names, *, corpus):
                           title=f"alternation {current}: mean R(k|x) on unlabeled "
                           f"({step.n_label_changes} changed)")
 
-    return Explorer("09_hybrid_generative_discriminative-weights", figure, controls, update,
+    return Explorer(f"{LECTURE}-weights", figure, controls, update,
                     extra_controls=[play])
 
 
@@ -123,5 +126,5 @@ def mer_explorer(sweeps, class_names, weights):
                           title=f"λ={values['entropy_weight']:g}: predicted classes of the "
                           f"unlabeled ({accuracy[i]:.0%} test)")
 
-    return Explorer("09_hybrid_generative_discriminative-mer", figure, controls, update,
+    return Explorer(f"{LECTURE}-mer", figure, controls, update,
                     main="entropy_weight")

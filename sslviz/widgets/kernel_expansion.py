@@ -21,6 +21,7 @@ from ..experiments.kernel_expansion import (
     toy_fits,
     toy_pictures,
 )
+from ..lectures import explorer_prefix
 from ..plots.common import plot_seed_bars, update_size_marker
 from ..plots.kernel_expansion import (
     METHOD_COLORS,
@@ -30,6 +31,8 @@ from ..plots.kernel_expansion import (
     plot_semilog_check,
 )
 from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
+
+LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
 WIDTHS = (0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.8)
 
@@ -82,7 +85,7 @@ def expansion_explorer(X, y, *, method="em", sigma=0.15, n_labeled=6, balanced=T
             f"{values['sigma']:g}, iteration {current} of {last}: {accuracy:.0%} of all points "
             "right"))
 
-    return Explorer("08_kernel_expansions-expansion", figure, controls, update,
+    return Explorer(f"{LECTURE}-expansion", figure, controls, update,
                     extra_controls=[play], main="n_labeled")
 
 
@@ -125,7 +128,7 @@ def curves_explorer(curves, *, size, methods=METHODS, scales=None):
                        title=f"{values['n_labeled']} labeled: accuracy, a dot per seed")
         bar_ax.tick_params(axis="x", labelsize=8)
 
-    return Explorer("08_kernel_expansions-curves", figure, controls, update)
+    return Explorer(f"{LECTURE}-curves", figure, controls, update)
 
 
 def semilog_explorer(curves, many, *, methods=("em", "med")):
@@ -168,4 +171,4 @@ def semilog_explorer(curves, many, *, methods=("em", "med")):
         semilog_ax.set_title(f"Figure 1a analog: error minus {values['asymptote']} asymptote, "
                              f"L >= {values['n_labeled']}")
 
-    return Explorer("08_kernel_expansions-semilog", figure, controls, update)
+    return Explorer(f"{LECTURE}-semilog", figure, controls, update)

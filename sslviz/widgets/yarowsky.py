@@ -7,6 +7,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..experiments.yarowsky import YarowskyRuns
+from ..lectures import explorer_prefix
 from ..metrics import majority_accuracy
 from ..plots.common import update_size_marker
 from ..plots.yarowsky import (
@@ -22,6 +23,8 @@ from ..plots.yarowsky import (
 )
 from ..yarowsky import MODES, strongest_rules
 from .base import Explorer, iteration_control, new_figure, set_last_iteration
+
+LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
 THRESHOLDS = (0.8, 0.9, 0.95, 0.98, 0.99)
 
@@ -81,7 +84,7 @@ def yarowsky_explorer(runs=None, *, word="line", seed_set=None, threshold=0.95, 
         runs.map(values["word"])
         yield
 
-    return Explorer("03_yarowsky-stepper", figure, controls, update, extra_controls=[play],
+    return Explorer(f"{LECTURE}-stepper", figure, controls, update, extra_controls=[play],
                     prepare=prepare, prepare_in_background=True)
 
 
@@ -167,7 +170,7 @@ def supervised_explorer(runs=None, *, word="line", seed_set=None, threshold=0.95
         plot_hand_vs_seeds(point_ax, accuracy[sizes.index(size)], final, n_hand=size,
                            n_seeded=n_seeded)
 
-    return Explorer("03_yarowsky-supervised", figure, controls, update)
+    return Explorer(f"{LECTURE}-supervised", figure, controls, update)
 
 
 def iteration_maps_figure(runs=None, *, word="line", seed_set=None, threshold=0.95,
