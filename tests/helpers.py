@@ -33,3 +33,15 @@ async def until(condition, timeout=PATIENCE_S):
             return False
         await asyncio.sleep(0.01)
     return True
+
+
+def refusing(job, message="refitted although cached"):
+    """A stand-in for the job function ``job`` that fails if called. It carries ``job``'s module,
+    so the runner keys it by the same code (a cache key holds the job function's module's
+    digest) and a cached result is still found."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(message)
+
+    refuse.__module__, refuse.__qualname__ = job.__module__, job.__qualname__
+    return refuse

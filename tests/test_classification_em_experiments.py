@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from explorer_checks import assert_exports
+from helpers import refusing
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import average_precision_score
 from sklearn.naive_bayes import MultinomialNB
@@ -67,10 +68,7 @@ def test_figure1_is_cached_and_shaped(monkeypatch):
     assert first.ap["logistic_cem"].shape == (2, 2) and first.lead_ap.shape == (2,)
     assert np.all((first.ap["logistic"] > 0) & (first.ap["logistic"] <= 1))
 
-    def refuse(**_):
-        raise AssertionError("refitted although cached")
-
-    monkeypatch.setattr(experiments, "figure1_job", refuse)
+    monkeypatch.setattr(experiments, "figure1_job", refusing(experiments.figure1_job))
     again = experiments.figure1(CORPUS, **kwargs)
     np.testing.assert_array_equal(again.ap["logistic"], first.ap["logistic"])
     assert first.at(1.0) == 1

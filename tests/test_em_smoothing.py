@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from explorer_checks import assert_exports
+from helpers import refusing
 from matplotlib.colors import same_color
 from synthetic import topic_corpus
 
@@ -147,10 +148,8 @@ def test_smoothing_sweep_cells_equal_independent_fits():
 def test_smoothing_sweep_is_cached_and_knows_its_alphas(monkeypatch):
     first = smoothing_sweep(X, Y, **SWEEP)
 
-    def refuse(*args, **kwargs):
-        raise AssertionError("refitted although the sweep is cached")
-
-    monkeypatch.setattr(sslviz.experiments.em, "smoothing_job", refuse)
+    monkeypatch.setattr(sslviz.experiments.em, "smoothing_job", refusing(
+        sslviz.experiments.em.smoothing_job, "refitted although the sweep is cached"))
     again = smoothing_sweep(X, Y, **SWEEP)
     np.testing.assert_array_equal(again.em_accuracy, first.em_accuracy)
     with pytest.raises(ValueError, match=re.escape("alpha 0.5 was not run; the sweep has "
