@@ -40,9 +40,11 @@ from sklearn.naive_bayes import MultinomialNB
 from sklearn.semi_supervised import LabelSpreading
 from sklearn.utils.validation import check_is_fitted
 
+from ..datasets import load_20newsgroups
 from ..datasets.toy import make_rotated_clusters
 from ..grids import decision_grid
 from ..splits import Split, split_labeled
+from ..text import CountCorpus, strip_post, vectorize, without_dotted_words
 from ..tuning import choose_nb_alpha
 from ..validation import check_int
 from ..words import log_odds_pair, top_indices
@@ -485,3 +487,20 @@ def word_indices(vocabulary, words):
 
 def _document_frequency(X):
     return np.asarray((X > 0).sum(axis=0)).ravel().astype(int)
+
+
+def headerless_newsgroups(categories, options, *, data_dir=None):
+    """20 Newsgroups counted without what names a post's author: each post through
+    :func:`sslviz.text.strip_post` (header, attribution lines, signature), then the words with a
+    dot (host names) dropped (:func:`sslviz.text.without_dotted_words`). The posts keep the
+    order of :func:`sslviz.text.load_counts`, so a seeded split draws the same posts.
+
+    Returns
+    -------
+    CountCorpus
+    """
+    bunch = load_20newsgroups(categories=categories, data_dir=data_dir)
+    X, vocabulary = vectorize([strip_post(text) for text in bunch.data], options)
+    X, vocabulary = without_dotted_words(X, vocabulary)
+    return CountCorpus(X.tocsr(), np.asarray(bunch.target), list(bunch.target_names),
+                       vocabulary, np.asarray(bunch.filenames, dtype=str))
