@@ -309,7 +309,8 @@ def test_headerless_newsgroups_counts_bodies_in_load_counts_order(tmp_path, monk
     posts = {
         "20news-bydate-train/rec.autos/1": b"From: callison@uokmax.edu\n\ncar brakes\n--\nJim",
         "20news-bydate-train/sci.space/2": b"From: ann@x.edu\nSubject: orbit\n\norbit moon",
-        "20news-bydate-test/rec.autos/3": b"From: b@y.edu\n\nIn article <2@y.edu> b@y.edu writes:\ncar",
+        "20news-bydate-test/rec.autos/3": (b"From: b@y.edu\n\n"
+                                           b"In article <2@y.edu> b@y.edu writes:\ncar"),
     }
     path = make_tar_gz(tmp_path / "20news-bydate.tar.gz", posts,
                        dirs=["20news-bydate-train/", "20news-bydate-test/"])
