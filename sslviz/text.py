@@ -216,3 +216,31 @@ def _cache_key(name, options, loader_kwargs):
         "options": asdict(options),
         "token_pattern": TOKEN_PATTERN,
     }
+
+
+_ATTRIBUTION = re.compile(r"^(in article\b.*|.*\b(writes|wrote|says):\s*)$", re.IGNORECASE)
+
+
+def strip_post(text):
+    """A Usenet post without what names its author: the header (every line before the first
+    blank line), attribution lines ("In article <...> name@host writes:") and the signature
+    (from the last line starting with ``--``).
+
+    >>> strip_post("From: ann@x.edu\\nSubject: cars\\n\\nann@x.edu writes:\\nnice car\\n--\\nAnn")
+    'nice car'
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"a post must be a string, got {type(text).__name__}")
+    _, blank, body = text.partition("\n\n")
+    lines = (body if blank else text).split("\n")
+    dashes = [i for i, line in enumerate(lines) if line.startswith("--")]
+    if dashes:
+        lines = lines[:dashes[-1]]
+    return "\n".join(line for line in lines if not _ATTRIBUTION.match(line.strip())).strip()
+
+
+def without_dotted_words(X, vocabulary):
+    """Drop the columns of words with a dot (host names such as ``uokmax.ecn.uoknor.edu``):
+    returns ``(X, vocabulary)`` restricted to the other words."""
+    keep = np.flatnonzero(np.char.find(np.asarray(vocabulary, dtype=str), ".") < 0)
+    return sp.csr_matrix(X)[:, keep], np.asarray(vocabulary)[keep]

@@ -279,3 +279,49 @@ def test_load_counts_unknown_corpus():
     with pytest.raises(ValueError, match=r"^unknown corpus 'imdb'; choose one of "
                        r"\['20newsgroups', 'reuters21578', 'webkb'\]$"):
         load_counts("imdb")
+
+
+# -- posts without what names their author (lecture 01's header intervention) -----------------
+def test_strip_post_removes_header_attribution_and_signature():
+    from sslviz.text import strip_post
+
+    post = ("From: callison@uokmax.ecn.uoknor.edu (james p. callison)\nSubject: brakes\n\n"
+            "In article <1@x.edu>, ann@x.edu writes:\n> old text\nNew brakes squeal.\n"
+            "Bob wrote:\nfine\n-- \nJames P. Callison, uokmax.ecn.uoknor.edu")
+    assert strip_post(post) == "> old text\nNew brakes squeal.\nfine"
+    assert strip_post("no header at all\nbody") == "no header at all\nbody"  # no blank line
+    with pytest.raises(ValueError, match="a post must be a string, got bytes"):
+        strip_post(b"From: a\n\nbody")
+
+
+def test_without_dotted_words_keeps_the_other_columns_in_order():
+    from sslviz.text import without_dotted_words
+
+    X = sp.csr_matrix(np.array([[1, 2, 3, 4], [5, 6, 7, 8]]))
+    kept, vocabulary = without_dotted_words(X, np.array(["car", "uokmax.ecn.edu", "d.d", "orbit"]))
+    np.testing.assert_array_equal(kept.toarray(), [[1, 4], [5, 8]])
+    assert vocabulary.tolist() == ["car", "orbit"]
+
+
+def test_headerless_newsgroups_counts_bodies_in_load_counts_order(tmp_path, monkeypatch):
+    from sslviz.experiments.what_is_ssl import headerless_newsgroups
+
+    posts = {
+        "20news-bydate-train/rec.autos/1": b"From: callison@uokmax.edu\n\ncar brakes\n--\nJim",
+        "20news-bydate-train/sci.space/2": b"From: ann@x.edu\nSubject: orbit\n\norbit moon",
+        "20news-bydate-test/rec.autos/3": (b"From: b@y.edu\n\n"
+                                           b"In article <2@y.edu> b@y.edu writes:\ncar"),
+    }
+    path = make_tar_gz(tmp_path / "20news-bydate.tar.gz", posts,
+                       dirs=["20news-bydate-train/", "20news-bydate-test/"])
+    register_fake(monkeypatch, "20newsgroups", path)
+    options = TextOptions()
+    bare = headerless_newsgroups(["rec.autos", "sci.space"], options)
+    whole = sslviz.text.load_counts("20newsgroups", options, use_cache=False,
+                                    categories=["rec.autos", "sci.space"])
+    np.testing.assert_array_equal(bare.filenames, whole.filenames)
+    np.testing.assert_array_equal(bare.y, whole.y)
+    assert sorted(bare.vocabulary) == ["brakes", "car", "moon", "orbit"]
+    counts = dict(zip(bare.vocabulary, np.asarray(bare.X.sum(axis=0)).ravel(), strict=True))
+    assert counts == {"brakes": 1, "car": 2, "moon": 1, "orbit": 1}
+    assert {"callison", "from", "subject", "jim", "writes"} <= set(whole.vocabulary)

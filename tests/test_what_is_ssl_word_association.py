@@ -182,24 +182,30 @@ def test_on_20_newsgroups_em_teaches_a_word_no_labeled_post_contains(real_data_d
 
 
 def test_chosen_alpha_is_picked_on_the_labeled_documents_and_shared_by_nb_and_em(corpus):
-    from sslviz.tuning import ALPHA_GRID
+    from scipy.special import gammaln
+
+    from sslviz.tuning import ALPHA_GRID, choose_nb_alpha
 
     chosen = word_association(corpus.X, corpus.y, n_labeled=8, seed=SEED, test_rows=TEST_ROWS,
                               alpha="chosen", max_iter=10)
     split = chosen.split
     X_lab, y_lab = corpus.X[split.labeled], corpus.y[split.labeled]
 
-    def leave_one_out(alpha):  # refit without each labeled document: log P(its label | it)
-        total = 0.0
-        for i in range(len(y_lab)):
-            keep = np.arange(len(y_lab)) != i
-            nb = MultinomialNB(alpha=alpha).fit(X_lab[keep], y_lab[keep])
-            total += nb.predict_log_proba(X_lab[i])[0, list(nb.classes_).index(y_lab[i])]
+    def evidence(alpha):  # Dirichlet-multinomial marginal likelihood, written out per word
+        total, n_words = 0.0, X_lab.shape[1]
+        for c in np.unique(y_lab):
+            counts = np.asarray(X_lab[y_lab == c].sum(axis=0)).ravel()
+            total += gammaln(n_words * alpha) - gammaln(n_words * alpha + counts.sum())
+            total += sum(gammaln(alpha + n) - gammaln(alpha) for n in counts)
         return total
 
-    scores = np.array([leave_one_out(a) for a in ALPHA_GRID])
-    assert np.sum(np.isclose(scores, scores.max())) == 1  # no tie: the argmax is the choice
-    alpha = ALPHA_GRID[int(np.argmax(scores))]
+    choice = choose_nb_alpha(X_lab, y_lab)
+    values = [c["alpha"] for c in choice.candidates]  # ALPHA_GRID, extended to an interior best
+    assert set(ALPHA_GRID) <= set(values)
+    scores = np.array([evidence(a) for a in values])
+    np.testing.assert_allclose(choice.scores, scores)
+    alpha = values[int(np.argmax(scores))]
+    assert min(values) < alpha < max(values)
     assert chosen.model.alpha == alpha
     labeled_nb = MultinomialNB(alpha=alpha).fit(X_lab, y_lab)  # iteration 0 uses the same α
     np.testing.assert_allclose(chosen.before, labeled_nb.feature_log_prob_[0]

@@ -28,7 +28,7 @@ from ..self_training import (
     pseudo_label_correctness,
 )
 from ..splits import split_labeled
-from ..tuning import choose_alpha
+from ..tuning import choose_nb_alpha
 from .runner import run_jobs
 
 RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
@@ -53,7 +53,7 @@ def self_training_run(X, y, estimator, *, n_labeled, seed, n_unlabeled=None, per
     ``params`` go to :class:`SelfTraining` (``threshold``, ``criterion``, ``k_best``,
     ``max_iter``). Test rows default to every row outside the labeled and unlabeled sets.
     With ``tune_alpha`` the estimator's ``alpha`` (multinomial NB's smoothing) is chosen on the
-    split's labeled rows by :func:`sslviz.tuning.choose_alpha` (seeded with ``seed``); the
+    split's labeled rows by :func:`sslviz.tuning.choose_nb_alpha` (the Dirichlet evidence); the
     supervised start (iteration 0) and every retrained model use it, so both sides of the
     comparison get the same tuning. ``alpha_choice`` is a callable ``(X_train, y_semi) ->
     Choice`` making that choice instead (e.g. :func:`self_training_runs` remembers it for runs
@@ -69,9 +69,9 @@ def self_training_run(X, y, estimator, *, n_labeled, seed, n_unlabeled=None, per
     X_train, y_semi = X[split.train], split.semi_supervised_targets(y)
     alpha = None
     if tune_alpha:
-        alpha = (choose_alpha(X_train, y_semi, random_state=seed) if alpha_choice is None
+        alpha = (choose_nb_alpha(X_train, y_semi) if alpha_choice is None
                  else alpha_choice(X_train, y_semi))
-        estimator = clone(estimator).set_params(**alpha.params)
+        estimator = clone(estimator).set_params(alpha=alpha.value)
     model = SelfTraining(estimator, record="full", **params).fit(X_train, y_semi)
     return SelfTrainingRun(split, model, accuracy_by_iteration(model, X[test], y[test]),
                            pseudo_label_correctness(model, y[split.train]), alpha)
@@ -105,7 +105,7 @@ def self_training_runs(X, y, estimator, **fixed):
     def alpha_choice(n_labeled, seed):
         def choose(X_train, y_semi):
             if (n_labeled, seed) not in chosen:
-                chosen[(n_labeled, seed)] = choose_alpha(X_train, y_semi, random_state=seed)
+                chosen[(n_labeled, seed)] = choose_nb_alpha(X_train, y_semi)
             return chosen[(n_labeled, seed)]
         return choose
 

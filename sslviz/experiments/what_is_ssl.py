@@ -40,9 +40,12 @@ from sklearn.naive_bayes import MultinomialNB
 from sklearn.semi_supervised import LabelSpreading
 from sklearn.utils.validation import check_is_fitted
 
+from ..datasets import load_20newsgroups
 from ..datasets.toy import make_rotated_clusters
 from ..grids import decision_grid
 from ..splits import Split, split_labeled
+from ..text import CountCorpus, strip_post, vectorize, without_dotted_words
+from ..tuning import choose_nb_alpha
 from ..validation import check_int
 from ..words import log_odds_pair, top_indices
 from .em import em_run
@@ -332,8 +335,8 @@ def word_association(X, y, *, n_labeled, seed, test_rows, n_unlabeled=None, pair
     alpha : float or "chosen", default=0.1
         Smoothing of :class:`sslviz.em.SemiSupervisedNB` (Naive Bayes at iteration 0 and every
         EM step) and of the reference MultinomialNB; ``"chosen"``: picked on the split's labeled
-        documents (:func:`sslviz.tuning.choose_alpha`), the same α for NB and EM
-        (``result.model.alpha``).
+        documents by the Dirichlet evidence (:func:`sslviz.tuning.choose_nb_alpha`), the same α
+        for NB and EM (``result.model.alpha``).
     max_iter : int, default=10
         EM iterations after iteration 0.
     per_class : bool, default=False
@@ -346,6 +349,10 @@ def word_association(X, y, *, n_labeled, seed, test_rows, n_unlabeled=None, pair
     y = np.asarray(y)
     log_odds_pair(np.zeros((len(np.unique(y)), 1)), pair)  # refuse a bad pair before EM runs
     pair = (int(pair[0]), int(pair[1]))
+    if isinstance(alpha, str) and alpha == "chosen":
+        split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, per_class=per_class,
+                              test_rows=test_rows, random_state=seed)
+        alpha = float(choose_nb_alpha(X[split.labeled], y[split.labeled]).value)
     run = em_run(X, y, n_labeled=n_labeled, seed=seed, n_unlabeled=n_unlabeled,
                  per_class=per_class, test_rows=test_rows, alpha=alpha, max_iter=max_iter)
     split, trace = run.split, run.model.trace_
@@ -480,3 +487,20 @@ def word_indices(vocabulary, words):
 
 def _document_frequency(X):
     return np.asarray((X > 0).sum(axis=0)).ravel().astype(int)
+
+
+def headerless_newsgroups(categories, options, *, data_dir=None):
+    """20 Newsgroups counted without what names a post's author: each post through
+    :func:`sslviz.text.strip_post` (header, attribution lines, signature), then the words with a
+    dot (host names) dropped (:func:`sslviz.text.without_dotted_words`). The posts keep the
+    order of :func:`sslviz.text.load_counts`, so a seeded split draws the same posts.
+
+    Returns
+    -------
+    CountCorpus
+    """
+    bunch = load_20newsgroups(categories=categories, data_dir=data_dir)
+    X, vocabulary = vectorize([strip_post(text) for text in bunch.data], options)
+    X, vocabulary = without_dotted_words(X, vocabulary)
+    return CountCorpus(X.tocsr(), np.asarray(bunch.target), list(bunch.target_names),
+                       vocabulary, np.asarray(bunch.filenames, dtype=str))

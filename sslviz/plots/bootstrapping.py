@@ -105,7 +105,7 @@ def plot_self_training_points(ax, X, extent, *, n_classes=2, colors=CLASS_COLORS
     ax.set_yticks([])
     names = class_names if class_names is not None else [f"class {c}" for c in range(n_classes)]
     ax.legend(handles=_legend_handles(names, colors), loc="upper center",
-              bbox_to_anchor=(0.5, -0.01), ncol=4, fontsize="small", frameon=False)
+              bbox_to_anchor=(0.5, -0.01), ncol=3, fontsize="large", frameon=False)
     return artists
 
 

@@ -304,7 +304,7 @@ def plot_association_bars(ax, words, before, after, reference, *, class_names, s
     ax.set_xlabel(f"← {class_names[1]}      log P(w|{class_names[0]}) − log P(w|{class_names[1]})"
                   f"      {class_names[0]} →")
     ax.grid(alpha=0.3, axis="x")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize="small")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize="large")
     return {"before": before_bars, "after": after_bars, "reference": reference_marks}
 
 
