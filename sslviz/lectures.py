@@ -55,7 +55,7 @@ LECTURES = (
     Lecture("03_yarowsky", "yarowsky", ("senseval", "smart_stoplist"),
             corpus_kinds=("sense_tasks",)),
     Lecture("04_em_naive_bayes", "em", ("20newsgroups", "webkb", "smart_stoplist"),
-            stored_kinds=("curves", "smoothing", "em_lambda")),
+            stored_kinds=("curves", "smoothing", "em_lambda", "em_criteria")),
     Lecture("05_feature_selection", "feature_selection",
             ("20newsgroups", "webkb", "smart_stoplist"), stored_kinds=("feature_selection",)),
     Lecture("06_fisher_kernel", "fisher", ("20newsgroups",), stored_kinds=("fisher",),

@@ -17,14 +17,20 @@ from sslviz.em import SemiSupervisedNB
 from sslviz.experiments.em import (
     LearningCurve,
     choose_unlabeled_weight,
+    criterion_comparison,
     em_run,
     learning_curve,
+    loo_label_scores,
     split_accuracies,
     split_result,
     unlabeled_weight_study,
 )
 from sslviz.splits import split_labeled
-from sslviz.tuning import choose_alpha, labeled_folds
+from sslviz.tuning import (
+    choose_nb_alpha,
+    loo_accuracy,
+    loo_log_likelihood,
+)
 
 X, Y, _ = topic_corpus(240, 40, 0, background=0.5, topic_rate=1.2)
 TEST_ROWS = np.arange(180, 240)
@@ -193,28 +199,26 @@ def test_em_run_without_rows_to_test_on_says_how_to_fix_it():
         em_run(X, Y, n_labeled=6, seed=0, max_iter=2)
 
 
-def test_choose_unlabeled_weight_cross_validates_on_labeled_rows():
-    y_semi = np.where(np.arange(len(Y)) < 30, Y, -1)
+def test_choose_unlabeled_weight_is_leave_one_out_accuracy_on_labeled_rows():
+    y_semi = np.where(np.arange(len(Y)) < 12, Y, -1)
     grid = [0.0, 0.1, 1.0]
-    template = SemiSupervisedNB(max_iter=5)
-    choice = choose_unlabeled_weight(template, X, y_semi, grid, cv=3, random_state=0)
+    template = SemiSupervisedNB(max_iter=3)
+    choice = choose_unlabeled_weight(template, X, y_semi, grid)
     assert template.get_params()["record"] == "full"  # the caller's estimator is left alone
-    assert choice.value in grid and choice.scores.shape == (3,)
-    # independently: each fold trains on the other labeled rows plus every unlabeled row and
-    # scores the mean log-probability of its held-out labels
-    folds = labeled_folds(y_semi, 3, random_state=0, include_unlabeled=True)
+    assert choice.criterion.startswith("leave-one-out accuracy")
+    # independently: every labeled row is held out in turn; the model trains on the other
+    # labeled rows plus every unlabeled row and classifies it
+    labeled = np.flatnonzero(y_semi >= 0)
     for weight, score in zip(grid, choice.scores, strict=True):
-        per_fold = []
-        for train, test in folds:
-            assert np.all(y_semi[test] >= 0) and np.all(np.isin(np.flatnonzero(y_semi < 0), train))
-            model = SemiSupervisedNB(max_iter=5, unlabeled_weight=weight).fit(X[train],
+        right = []
+        for i in labeled:
+            train = np.setdiff1d(np.arange(len(Y)), [i])
+            model = SemiSupervisedNB(max_iter=3, unlabeled_weight=weight).fit(X[train],
                                                                               y_semi[train])
-            proba = model.predict_proba(X[test])
-            columns = np.searchsorted(model.classes_, y_semi[test])
-            picked = np.clip(proba[np.arange(len(test)), columns], 1e-15, 1.0)  # as log_loss
-            per_fold.append(np.mean(np.log(picked)))
-        assert score == pytest.approx(np.mean(per_fold))
-    assert choice.value == grid[int(np.argmax(choice.scores))]
+            right.append(model.predict(X[[i]])[0] == y_semi[i])
+        assert score == pytest.approx(np.mean(right))
+    best = np.flatnonzero(choice.scores == choice.scores.max())
+    assert choice.params["unlabeled_weight"] in [grid[i] for i in best]
     one_each = np.where(np.arange(len(Y)) < 3, Y, -1)
     with pytest.raises(ValueError, match="at least 2 labeled rows in every class"):
         choose_unlabeled_weight(SemiSupervisedNB(), X, one_each, grid)
@@ -222,21 +226,69 @@ def test_choose_unlabeled_weight_cross_validates_on_labeled_rows():
 
 def test_unlabeled_weight_study_is_the_choice_and_the_fits_made_one_by_one():
     grid = [0.0, 0.5, 1.0]
-    study = unlabeled_weight_study(X, Y, seeds=[4], n_labeled=6, n_unlabeled=100, weights=grid,
-                                   max_iter=5, progress=False)
-    split = split_labeled(Y, 6, per_class=True, n_unlabeled=100, random_state=4)
+    study = unlabeled_weight_study(X, Y, seeds=[4], n_labeled=3, n_unlabeled=100, weights=grid,
+                                   max_iter=3, progress=False)
+    split = split_labeled(Y, 3, per_class=True, n_unlabeled=100, random_state=4)
     X_train, y_train = X[split.train], split.semi_supervised_targets(Y)
     test = np.setdiff1d(np.arange(len(Y)), split.train)
-    chosen = choose_alpha(X_train, y_train, random_state=4).value
+    chosen = choose_nb_alpha(X_train, y_train, criterion="evidence").value
     assert study.alphas.tolist() == [[chosen, 1.0]]
     for a, alpha in enumerate((chosen, 1.0)):
-        choice = choose_unlabeled_weight(SemiSupervisedNB(alpha=alpha, max_iter=5), X_train,
-                                         y_train, grid, cv=5, random_state=4)
-        assert study.choice(0, a).score_table(digits=6) == choice.score_table(digits=6)
-        assert study.choice(0, a).value == choice.value
+        choice = choose_unlabeled_weight(SemiSupervisedNB(alpha=alpha, max_iter=3), X_train,
+                                         y_train, grid, random_state=4)
+        np.testing.assert_allclose(study.choice(0, a).scores, choice.scores)
+        assert study.choice(0, a).params == choice.params
+        assert study.choice(0, a).at_bound == choice.at_bound
         for w, accuracy in zip(grid, study.test_accuracy[0, a], strict=True):
-            model = SemiSupervisedNB(alpha=alpha, max_iter=5, unlabeled_weight=w)
+            model = SemiSupervisedNB(alpha=alpha, max_iter=3, unlabeled_weight=w)
             assert accuracy == np.mean(model.fit(X_train, y_train).predict(X[test]) == Y[test])
+    with pytest.raises(ValueError, match=re.escape(
+            "weights must hold 0, 1 and at least one λ between them (λ's whole range, so that "
+            "no choice extends the grid), got [0.1, 0.5, 1.0]")):
+        unlabeled_weight_study(X, Y, seeds=[4], n_labeled=3, n_unlabeled=100,
+                               weights=[0.1, 0.5, 1.0], progress=False)
+
+
+def test_criterion_comparison_is_each_criterions_alpha_fitted_on_the_same_split():
+    criteria = ("evidence", "loo_accuracy")
+    result = criterion_comparison(X, Y, n_labeled=9, seeds=[0, 1], test_rows=TEST_ROWS,
+                                  n_unlabeled=100, criteria=criteria, alpha_grid=(1.0, 0.1, 0.01),
+                                  max_iter=3, progress=False)
+    assert result.alpha.shape == result.nb_accuracy.shape == (2, 2)
+    for j, seed in enumerate([0, 1]):
+        split = split_labeled(Y, 9, n_unlabeled=100, test_rows=TEST_ROWS, random_state=seed)
+        X_train, y_train = X[split.train], split.semi_supervised_targets(Y)
+        for c, criterion in enumerate(criteria):
+            choice = choose_nb_alpha(X_train, y_train, criterion=criterion,
+                                     grid=(1.0, 0.1, 0.01))
+            assert result.alpha[c, j] == choice.value
+            assert result.at_bound[c, j] == choice.at_bound
+            nb = SemiSupervisedNB(alpha=choice.value, max_iter=0).fit(X_train, y_train)
+            em = SemiSupervisedNB(alpha=choice.value, max_iter=3).fit(X_train, y_train)
+            assert result.nb_accuracy[c, j] == np.mean(nb.predict(X[TEST_ROWS]) == Y[TEST_ROWS])
+            assert result.em_accuracy[c, j] == np.mean(em.predict(X[TEST_ROWS]) == Y[TEST_ROWS])
+    assert result.row("loo_accuracy") == 1
+    with pytest.raises(ValueError, match=re.escape("criterion 'evidence ' was not run")):
+        result.row("evidence ")
+    with pytest.raises(ValueError, match=re.escape("unknown α criteria ['best']")):
+        criterion_comparison(X, Y, n_labeled=9, seeds=[0], test_rows=TEST_ROWS,
+                             n_unlabeled=100, criteria=("best",), progress=False)
+
+
+def test_loo_label_scores_match_refits_and_the_tuning_criteria():
+    y_semi = np.where(np.arange(len(Y)) < 9, Y, -1)
+    own, right = loo_label_scores(X, y_semi, 0.3)
+    labeled = np.flatnonzero(y_semi >= 0)
+    for k, i in enumerate(labeled):  # against MultinomialNB refitted without row i
+        others = np.setdiff1d(labeled, [i])
+        nb = MultinomialNB(alpha=0.3).fit(X[others], Y[others])
+        proba = nb.predict_log_proba(X[[i]])[0]
+        assert own[k] == pytest.approx(proba[list(nb.classes_).index(Y[i])])
+        assert right[k] == (nb.predict(X[[i]])[0] == Y[i])
+    assert own.sum() == pytest.approx(loo_log_likelihood(X[labeled], Y[labeled], 0.3))
+    assert right.mean() == loo_accuracy(X[labeled], Y[labeled], 0.3)
+    with pytest.raises(ValueError, match="at least 2 labeled documents in every class"):
+        loo_label_scores(X, np.where(np.arange(len(Y)) < 3, Y, -1), 0.3)
 
 
 def _int_counts_with_unsorted_indices(X):

@@ -97,7 +97,7 @@ def test_the_chosen_alpha_is_chosen_once_per_split(corpus, fits, choices):
     # fresh() chose 3 times per λ; the refits 3 times in all, once per seed
     assert choices.count((8, 0)) == 1 + 3 and len(choices) == 3 + 3 * 3
     # a number equal to a chosen α is the same setting: no new fit
-    chosen = [refit._alphas[(8, seed)] for seed in LIVE["seeds"]]
+    chosen = [refit._alphas[(8, seed, "chosen")] for seed in LIVE["seeds"]]
     if len(set(chosen)) == 1:
         fits.clear()
         refit(8, 0.5, chosen[0])
@@ -114,7 +114,7 @@ def test_the_chosen_alpha_is_read_from_the_learning_curve(corpus, choices):
     assert choices == []  # the curve's cached jobs chose it: the same computation
     np.testing.assert_array_equal(nb, curve.at(8)[0])
     np.testing.assert_array_equal(em, curve.at(8)[1])
-    np.testing.assert_array_equal([refit._alphas[(8, s)] for s in LIVE["seeds"]],
+    np.testing.assert_array_equal([refit._alphas[(8, s, "chosen")] for s in LIVE["seeds"]],
                                   curve.alpha[1])
     nb, em = refit(8, 0.3, "chosen")
     expected = fresh(corpus, 8, 0.3, "chosen")  # chooses afresh

@@ -27,7 +27,7 @@ from sslviz.experiments.em import (
 )
 from sslviz.plots.common import EM_COLOR, NB_COLOR, WRONG
 from sslviz.splits import split_labeled
-from sslviz.tuning import choose_alpha
+from sslviz.tuning import choose_alpha, choose_nb_alpha
 from sslviz.widgets.em import smoothing_explorer
 
 # three topics, each with its own frequent words, and many rare words
@@ -67,12 +67,18 @@ def test_majority_share():
 
 
 # -- alpha chosen on the labeled rows -------------------------------------------------------------
-def test_chosen_alpha_is_choose_alpha_on_the_labeled_rows_or_the_number_given():
+def test_chosen_alpha_is_the_named_criterion_on_the_labeled_rows_or_the_number_given():
     y_semi = np.where(np.arange(len(Y)) < 30, Y, -1)
     expected = choose_alpha(X[:30], Y[:30], grid=GRID, random_state=4).value
     assert chosen_alpha(X, y_semi, "chosen", grid=GRID, random_state=4) == expected
+    for criterion in ("evidence", "loo_accuracy", "loo_generative"):
+        choice = choose_nb_alpha(X[:30], Y[:30], criterion=criterion, grid=GRID)
+        assert chosen_alpha(X, y_semi, criterion, grid=GRID) == choice.value
     assert chosen_alpha(X, y_semi, 0.25) == 0.25
-    with pytest.raises(ValueError, match="alpha must be a number > 0 or 'chosen', got 'best'"):
+    with pytest.raises(ValueError, match=re.escape(
+            "alpha must be a number > 0, 'chosen' or a criterion of "
+            "sslviz.tuning.choose_nb_alpha ['evidence', 'loo_accuracy', 'loo_generative', "
+            "'loo_log_likelihood'], got 'best'")):
         chosen_alpha(X, y_semi, "best")
     with pytest.raises(ValueError, match="alpha must be a finite number > 0"):
         chosen_alpha(X, y_semi, -1.0)
@@ -125,8 +131,8 @@ def test_smoothing_sweep_cells_equal_independent_fits():
         split = split_labeled(Y, 2, per_class=True, n_unlabeled=100, test_rows=TEST_ROWS,
                               random_state=seed)
         X_train, y_train = X[split.train], split.semi_supervised_targets(Y)
-        choice = choose_alpha(X_train, y_train, grid=GRID, random_state=seed)
-        assert sweep.chosen[j] == choice.value and sweep.criteria[j] == choice.criterion
+        choice = choose_nb_alpha(X_train, y_train, criterion="evidence", grid=GRID)
+        assert sweep.chosen[j] == choice.value and sweep.criteria[j] == "evidence"
         np.testing.assert_array_equal(sweep.tokens[j],
                                       smoothing_mass(X_train, y_train, 1.0).tokens)
         for i, alpha in enumerate(GRID):
@@ -138,9 +144,11 @@ def test_smoothing_sweep_cells_equal_independent_fits():
             assert sweep.nb_predicted[i, j].tolist() == np.bincount(nb_guess, minlength=3).tolist()
             assert sweep.majority_share("em")[i, j] == majority_share(em_guess)
     nb, em = sweep.at_chosen()
+    shares = sweep.majority_share_at_chosen("em")
     for j, alpha in enumerate(sweep.chosen):
         assert nb[j] == sweep.nb_accuracy[sweep.index(alpha), j]
         assert em[j] == sweep.em_accuracy[sweep.index(alpha), j]
+        assert shares[j] == sweep.majority_share("em")[sweep.index(alpha), j]
     best = sweep.best_on_test("nb")
     assert sweep.nb_accuracy[sweep.index(best)].mean() == sweep.nb_accuracy.mean(axis=1).max()
 
@@ -169,7 +177,8 @@ def test_large_smoothing_collapses_the_predictions_on_a_big_vocabulary():
     rates[0] *= 5  # class 0 writes long documents: its labeled one covers the most words
     counts = sp.csr_matrix(rng.poisson(rates[y]))
     sweep = smoothing_sweep(counts, y, n_labeled=1, per_class=True, seeds=[0], n_unlabeled=100,
-                            alphas=(1.0, 0.001), max_iter=2, progress=False)
+                            alphas=(1.0, 0.001), alpha_grid=(1.0, 0.1, 0.01, 0.001),
+                            max_iter=2, progress=False)
     assert sweep.tokens[0].argmax() == 0
     share = sweep.majority_share("nb")
     assert share[0, 0] > 0.75 and share[1, 0] < 0.55

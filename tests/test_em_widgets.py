@@ -82,7 +82,8 @@ def caption_for(values):
 
 @pytest.fixture
 def explorer(corpus):
-    return top_words_explorer(corpus, target="topic1", n_unlabeled=N_UNLABELED, k=K)
+    return top_words_explorer(corpus, target="topic1", n_unlabeled=N_UNLABELED, k=K,
+                              iteration=0)
 
 
 # -- top words ------------------------------------------------------------------------------------
@@ -94,6 +95,15 @@ def test_top_words_explorer_starts_drawn_and_captioned(explorer):
     assert explorer.caption.value == ("iteration=0, target=topic1, seed=0, "
                                       "ranking=weighted log-odds")
     assert set(explorer.controls) == {"iteration", "target", "seed", "ranking"}
+
+
+def test_top_words_explorer_opens_on_the_last_iteration_beside_iteration_zero(corpus):
+    explorer = top_words_explorer(corpus, target="topic1", n_unlabeled=N_UNLABELED, k=K)
+    last = explorer.controls["iteration"].max
+    assert last > 0 and explorer.controls["iteration"].value == last
+    headers, _ = table(explorer)
+    assert headers[0].get_text() == "iteration 0"
+    assert headers[-1].get_text() == f"iteration {last}"
 
 
 def test_iteration_change_redraws_and_shows_the_recorded_ranking(corpus, explorer):

@@ -256,7 +256,7 @@ def test_top_words_explorer_never_mixes_two_seeds():
     from sslviz.widgets.em import top_words_explorer
 
     corpus = four_topic_corpus()
-    explorer = top_words_explorer(corpus, target="topic1", n_unlabeled=200, k=5)
+    explorer = top_words_explorer(corpus, target="topic1", n_unlabeled=200, k=5, iteration=0)
 
     def objectives(seed):  # the run the explorer should show, fitted here independently
         return em_run(corpus.X, corpus.y, n_labeled=1, per_class=True, n_unlabeled=200,

@@ -108,7 +108,7 @@ def plot_smoothing_mass(ax, tokens, pseudo_tokens, class_names):
     bars = ax.barh(positions, tokens, color=NB_COLOR, alpha=0.6, label="real tokens N(c)")
     line = ax.axvline(pseudo_tokens, color=WRONG, linewidth=2.5,
                       label=f"α·|V| = {pseudo_tokens:,.0f} pseudo-tokens")
-    ax.set_yticks(positions, list(class_names), fontsize=8 if len(tokens) > 8 else 10)
+    ax.set_yticks(positions, list(class_names), fontsize=11 if len(tokens) > 8 else 12)
     ax.invert_yaxis()
     ax.set_xscale("log")
     ax.set_xlabel("tokens in the labeled documents of the class")
@@ -135,7 +135,7 @@ def plot_prediction_shares(ax, nb_counts, em_counts, class_names):
         artists[name] = ax.barh(positions + offset, share, height=0.4, color=color,
                                 label=f"{name}: largest class {share.max():.0f}%")
     artists["balanced"] = ax.axvline(100 / len(nb_counts), color=GREY, linestyle="--")
-    ax.set_yticks(positions, list(class_names), fontsize=8 if len(nb_counts) > 8 else 10)
+    ax.set_yticks(positions, list(class_names), fontsize=11 if len(nb_counts) > 8 else 12)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel("test documents predicted in the class (%)")

@@ -20,7 +20,7 @@ from ..plots.em import (
 from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
 
 RANKINGS = {"weighted log-odds": "log_odds", "P(w|c)": "probability"}
-SMOOTHING_VALUES = ["chosen", 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0]
+SMOOTHING_VALUES = ["evidence", 0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0]
 LAMBDA_STEP = 0.1
 LAMBDAS = [round(i * LAMBDA_STEP, 6) for i in range(round(1 / LAMBDA_STEP) + 1)]
 """While the kernel idles, the learning-curve explorer refits the settings up to this many steps
@@ -29,13 +29,15 @@ kernel is idle again; a slider moved step by step then finds its next setting fi
 
 
 def top_words_explorer(corpus, *, target="course", seed=0, n_labeled=1, n_unlabeled=2500,
-                       k=20, max_iter=10, alpha=1.0, n_columns=4):
+                       k=20, max_iter=10, alpha=1.0, n_columns=4, iteration=None):
     """Step through a recorded EM run and watch one class's top words change.
 
     One run per seed: ``n_labeled`` labeled documents per class and ``n_unlabeled`` unlabeled
     ones (Nigam et al.'s WebKB setting is 1 and 2,500), accuracy measured on the remaining
     documents. Moving the iteration slider only replays the run's trace; a new seed fits a new
-    run (cached).
+    run (cached). ``alpha``: a number or a criterion's name (α chosen on the labeled rows,
+    :func:`sslviz.experiments.em.chosen_alpha`). ``iteration``: where the slider starts (default
+    the last iteration, so the opening picture shows iteration 0 beside the latest ones).
 
     Returns
     -------
@@ -45,7 +47,8 @@ def top_words_explorer(corpus, *, target="course", seed=0, n_labeled=1, n_unlabe
     runs = em_runs_by_seed(corpus.X, corpus.y, n_labeled=n_labeled, per_class=True,
                            n_unlabeled=n_unlabeled, alpha=alpha, max_iter=max_iter)
     names = list(corpus.target_names)
-    iteration, play = iteration_control(len(runs(seed).model.trace_) - 1)
+    last = len(runs(seed).model.trace_) - 1
+    iteration, play = iteration_control(last, last if iteration is None else iteration)
     controls = {
         "iteration": iteration,
         "target": widgets.Dropdown(options=names, value=target, description="class"),
@@ -109,10 +112,10 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
         kernel idles.
     size : int
         The labeled-set size highlighted first.
-    unlabeled_weight, alpha : float or "chosen"
-        Start values of the λ and smoothing sliders ("chosen": α picked on each split's
-        labeled rows).
-    curves_computed_with : (float, float or "chosen") or None
+    unlabeled_weight, alpha : float, or for α a criterion's name
+        Start values of the λ and smoothing sliders (a name, e.g. "evidence": α picked on each
+        split's labeled rows by that criterion, :func:`sslviz.experiments.em.chosen_alpha`).
+    curves_computed_with : (float, float or str) or None
         The (λ, α) the curves were computed with. At these values the right panel replays the
         curves' own numbers instead of refitting; ``None`` always refits.
 
@@ -130,7 +133,7 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
         "features": widgets.Dropdown(options=list(curves), description="features"),
         "unlabeled_weight": widgets.FloatSlider(unlabeled_weight, min=0, max=1, step=LAMBDA_STEP,
                                                 description="λ", continuous_update=False),
-        "alpha": widgets.SelectionSlider(options=SMOOTHING_VALUES, value=alpha,
+        "alpha": widgets.SelectionSlider(options=_smoothing_options(alpha), value=alpha,
                                          description="smoothing α", continuous_update=False),
     }
     with new_figure((13, 5.6)) as figure:
@@ -167,8 +170,16 @@ def _on_lambda_grid(value):
     return round(float(value), 6)  # as in LAMBDAS
 
 
+def _smoothing_options(alpha):
+    """The smoothing slider's values: the criterion ``alpha`` names (or the evidence) first."""
+    numbers = [value for value in SMOOTHING_VALUES if not isinstance(value, str)]
+    if not isinstance(alpha, str) and alpha not in numbers:
+        raise ValueError(f"alpha must be a criterion's name or one of {numbers}, got {alpha!r}")
+    return [alpha if isinstance(alpha, str) else SMOOTHING_VALUES[0], *numbers]
+
+
 def _alpha_text(alpha):
-    return "chosen on labels" if isinstance(alpha, str) else f"{alpha:g}"
+    return f"chosen by the {alpha}" if isinstance(alpha, str) else f"{alpha:g}"
 
 
 def smoothing_explorer(sweeps, class_names, *, alpha=None, seed=None):
@@ -200,7 +211,7 @@ def smoothing_explorer(sweeps, class_names, *, alpha=None, seed=None):
         "features": widgets.Dropdown(options=list(sweeps), description="features"),
         "seed": widgets.Dropdown(options=seeds, value=seed, description="seed"),
     }
-    with new_figure((15, 6.4)) as figure:
+    with new_figure((15, 7.6)) as figure:
         mass_ax, share_ax, curve_ax = figure.subplots(1, 3, width_ratios=[1, 1, 1.2])
 
     def update(values):
