@@ -95,6 +95,8 @@ def test_sweep_is_cached_per_job_read_back_and_resumed(corpus, sweep, result_cac
         computed.append((kwargs["n_labeled"], kwargs["seed"]))
         return job(**kwargs)
 
+    counting_job.__module__ = job.__module__  # the same code: the cache keys by the job's module
+
     monkeypatch.setattr(experiments, "_sweep_job", counting_job)
     files[0].unlink()  # an interrupted run: one job missing
     again = vocabulary_sweep(X, y, vocabulary, feature_sets=SWEEP_SETS, sizes=(5, 20, ALL_WORDS),
