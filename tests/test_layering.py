@@ -174,8 +174,8 @@ def test_the_lecture_registry_the_notebooks_and_the_module_trios_agree():
 
 def test_every_explorer_is_named_after_its_lecture():
     """An explorer copied from another lecture would export files under that lecture's name:
-    a name begins with the module's ``LECTURE`` (``explorer_prefix(__name__)``, the registry's
-    stem) or, in a module not yet converted, with that stem typed out."""
+    every name begins with the module's ``LECTURE`` (``explorer_prefix(__name__)``, the
+    registry's stem), never with a stem typed out."""
     import importlib
 
     from sslviz.lectures import explorer_prefix
@@ -186,12 +186,9 @@ def test_every_explorer_is_named_after_its_lecture():
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Explorer":
                 name = node.args[0]
                 first = name.values[0] if isinstance(name, ast.JoinedStr) else name
-                if isinstance(first, ast.FormattedValue):
-                    assert ast.unparse(first.value) == "LECTURE", (module, ast.unparse(name))
-                    loaded = importlib.import_module(module)
-                    assert loaded.LECTURE == explorer_prefix(module)
-                else:
-                    assert first.value.startswith(explorer_prefix(module)), (module, first.value)
+                assert isinstance(first, ast.FormattedValue), (module, ast.unparse(name))
+                assert ast.unparse(first.value) == "LECTURE", (module, ast.unparse(name))
+                assert importlib.import_module(module).LECTURE == explorer_prefix(module)
 
 
 def test_the_store_and_the_benchmark_import_no_circle():

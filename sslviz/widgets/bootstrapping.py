@@ -17,6 +17,7 @@ import numpy as np
 
 from ..experiments.bootstrapping import runs_2d
 from ..export import style_context
+from ..lectures import explorer_prefix
 from ..plots.bootstrapping import (
     plot_added_counts,
     plot_run_curves,
@@ -27,6 +28,8 @@ from ..plots.bootstrapping import (
 )
 from ..plots.common import update_iteration_marker
 from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
+
+LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
 
 def stepper_explorer(X, y, estimator, *, X_test, y_test, n_labeled=2, seed=0, threshold=0.7,
@@ -91,7 +94,7 @@ def stepper_explorer(X, y, estimator, *, X_test, y_test, n_labeled=2, seed=0, th
         update_iteration_span(side["counts"], current)
         update_iteration_marker(side["accuracy"], current)
 
-    return Explorer("02_bootstrapping-stepper", figure, controls, update,
+    return Explorer(f"{LECTURE}-stepper", figure, controls, update,
                     extra_controls=[play])
 
 
@@ -182,7 +185,7 @@ def threshold_explorer(runs, *, sizes, thresholds, n_labeled, threshold, seed=0)
                 highlight=values["threshold"])
         figure.suptitle(_threshold_title(values, fitted[values["threshold"]]))
 
-    return Explorer("02_bootstrapping-thresholds", figure, controls, update, prepare=prepare)
+    return Explorer(f"{LECTURE}-thresholds", figure, controls, update, prepare=prepare)
 
 
 def _threshold_title(values, run):

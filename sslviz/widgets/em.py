@@ -7,6 +7,7 @@ import ipywidgets as widgets
 
 from ..em import top_words
 from ..experiments.em import em_runs_by_seed
+from ..lectures import explorer_prefix
 from ..plots.common import plot_word_columns, update_size_marker, update_word_columns
 from ..plots.em import (
     plot_alpha_curves,
@@ -18,6 +19,8 @@ from ..plots.em import (
     update_run_markers,
 )
 from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
+
+LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
 RANKINGS = {"weighted log-odds": "log_odds", "P(w|c)": "probability"}
 SMOOTHING_VALUES = ["evidence", 0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0]
@@ -83,7 +86,7 @@ def top_words_explorer(corpus, *, target="course", seed=0, n_labeled=1, n_unlabe
                            f"({values['ranking']}); new since iteration 0 in colour")
         update_run_markers(drawn["curves"], current)
 
-    return Explorer("04_em_naive_bayes-top_words", figure, controls, update,
+    return Explorer(f"{LECTURE}-top_words", figure, controls, update,
                     extra_controls=[play])
 
 
@@ -162,7 +165,7 @@ def learning_curve_explorer(curves, live, *, size, unlabeled_weight=1.0, alpha=0
             yield from refit.steps(*setting)
 
     # λ and α are the sliders moved step by step at one size; sizes replay the curves
-    return Explorer("04_em_naive_bayes-learning_curve", figure, controls, update,
+    return Explorer(f"{LECTURE}-learning_curve", figure, controls, update,
                     prepare=prepare, prepare_along=("unlabeled_weight", "alpha"))
 
 
@@ -227,4 +230,4 @@ def smoothing_explorer(sweeps, class_names, *, alpha=None, seed=None):
         share_ax.set_title(f"seed {values['seed']}, α={values['alpha']:g}: NB "
                            f"{sweep.nb_accuracy[i, j]:.0%}, EM {sweep.em_accuracy[i, j]:.0%}")
 
-    return Explorer("04_em_naive_bayes-smoothing", figure, controls, update, main="alpha")
+    return Explorer(f"{LECTURE}-smoothing", figure, controls, update, main="alpha")

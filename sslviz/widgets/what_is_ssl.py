@@ -24,6 +24,7 @@ from ..experiments.what_is_ssl import (
     word_indices,
 )
 from ..export import style_context
+from ..lectures import explorer_prefix
 from ..plots.what_is_ssl import (
     STEPS,
     plot_accuracy_sweep,
@@ -37,6 +38,8 @@ from ..plots.what_is_ssl import (
     update_toy_step,
 )
 from .base import Explorer, iteration_control, new_figure, seed_control
+
+LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
 ANGLES = tuple(range(0, 91, 15))
 
@@ -90,7 +93,7 @@ def stepper_explorer(*, n_labeled=2, angle=0, seed=0, step=1, n_train=300, n_tes
                         semi_supervised=grids(*key, "semi_supervised"))
         update_step_list(story, current, step_note(fit, current))
 
-    return Explorer("01_what_is_ssl-stepper", figure, controls, update, extra_controls=[play])
+    return Explorer(f"{LECTURE}-stepper", figure, controls, update, extra_controls=[play])
 
 
 def sweep_explorer(sweep, *, n_labeled=None, angle=None, resolution=120):
@@ -148,7 +151,7 @@ def sweep_explorer(sweep, *, n_labeled=None, angle=None, resolution=120):
                           f"{fit.semi_supervised_accuracy:.0%}\n"
                           "(unlabeled points coloured by their true class)")
 
-    return Explorer("01_what_is_ssl-sweep", figure, controls, update)
+    return Explorer(f"{LECTURE}-sweep", figure, controls, update)
 
 
 def word_association_explorer(corpus, *, test_rows, n_labeled=8, seed=0, words=(), k=8,
@@ -216,7 +219,7 @@ def word_association_explorer(corpus, *, test_rows, n_labeled=8, seed=0, words=(
         fits(values["n_labeled"], values["seed"])
         yield
 
-    return Explorer("01_what_is_ssl-word_association", figure, controls, update,
+    return Explorer(f"{LECTURE}-word_association", figure, controls, update,
                     prepare=prepare)
 
 
