@@ -59,6 +59,11 @@ WIDE_ALPHA_GRID = (*ALPHA_GRID, 0.0003, 0.0001)
 the lecture's smoothing sweep fits NB and EM on (a chooser extends any grid past its ends)."""
 
 
+#: Why a study's job may use a choice at a bound of its grid: it records where its choices
+#: stopped (``at_bound``), and the lecture acknowledges an edge where it states the result.
+STUDY_EDGE = "a study records its edge choices (at_bound); the lecture states them"
+
+
 def alpha_choice(X, y, alpha, *, grid=ALPHA_GRID, random_state=None, edge_reason=None):
     """The :class:`sslviz.tuning.Choice` of α that ``alpha`` names, on the labeled rows of (X, y).
 
@@ -399,7 +404,8 @@ def criterion_job(X, y, seed, *, n_labeled, test_rows, n_unlabeled, criteria, al
     X_train, y_train = _float_counts(X[split.train]), split.semi_supervised_targets(y)
     X_test, y_test = _float_counts(X[split.test]), y[split.test]
     choices = [alpha_choice(X_train, y_train, criterion, grid=alpha_grid,
-                            edge_reason=edge_reasons.get(criterion)) for criterion in criteria]
+                            edge_reason=edge_reasons.get(criterion, STUDY_EDGE))
+               for criterion in criteria]
     alphas = [float(choice.value) for choice in choices]
     fitted = {}
     for alpha in sorted(set(alphas)):
@@ -757,7 +763,7 @@ def unlabeled_weight_job(X, y, *, seed, n_labeled, n_unlabeled, weights, max_ite
     X_train, y_train = _float_counts(X[split.train]), split.semi_supervised_targets(y)
     test = np.setdiff1d(np.arange(len(y)), split.train)
     X_test = _float_counts(X[test])
-    alphas = (chosen_alpha(X_train, y_train, "evidence"), 1.0)
+    alphas = (chosen_alpha(X_train, y_train, "evidence", edge_reason=STUDY_EDGE), 1.0)
     accuracy, scores, chosen = [], [], []
     for alpha in alphas:
         template = SemiSupervisedNB(alpha=alpha, max_iter=max_iter)
