@@ -386,3 +386,24 @@ def test_recheck_records_todays_code_only_when_the_smallest_cell_is_unchanged(tm
     [difference] = R.recheck(moved, {"webkb": corpus}, path=path)
     assert difference.startswith("webkb |Dl|=8 set 0: today [")
     assert R.read_results(path) == moved  # the file is left as it was
+
+
+def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cache):
+    corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False)
+    path = tmp_path / "paper.json"
+    full = R.write_results([corpus], path, seeds=[0, 1])
+    assert full["corpora"]["webkb"]["sizes"]["8"]["seeds"] == [0, 1]
+    for entry in (result_cache / "hybrid").glob("*.npz"):  # another machine: an empty cache
+        entry.unlink()
+    H.hybrid_table(corpus, sizes=[8], seeds=[1], progress=False)  # it runs one set again
+    again = R.write_results([corpus], path, seeds=[0, 1])
+    assert again["corpora"] == full["corpora"]  # set 0 kept from the file, set 1 recomputed
+    assert R.read_results(path) == again
+
+    stale = {**full, "code": {"module": "sslviz.experiments.hybrid", "digest": "0" * 16}}
+    path.write_text(json.dumps(stale))
+    fresh = R.write_results([corpus], path, seeds=[0, 1])
+    assert fresh["corpora"]["webkb"]["sizes"]["8"]["seeds"] == [1]  # other code: not merged
+    kept = tmp_path / f"paper.{'0' * 16}.json"
+    assert json.loads(kept.read_text()) == stale  # but kept beside it, whole

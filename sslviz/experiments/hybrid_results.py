@@ -78,14 +78,55 @@ def corpus_summary(corpus, *, sizes=None, seeds=range(PAPER_N_SEEDS)):
 
 def write_results(corpora, path=RESULTS_FILE, *, seeds=range(PAPER_N_SEEDS)):
     """Summarise the cache for every corpus of ``corpora`` (loaded :class:`HybridCorpus`) into
-    ``path`` (JSON, written atomically); returns the summary."""
+    ``path`` (JSON, written atomically); returns the summary.
+
+    Nothing the file held is lost: the sets it records that this machine's cache lacks are kept
+    when the file was computed by today's code (:func:`merge_results`); a file of other code is
+    first copied to ``<name>.<its digest>.json`` beside it (its numbers no longer match the
+    code, but they were hours of computing)."""
     summary = {"methods": list(METHODS), "code": code_of(evaluate_split),
                "seeds": [int(s) for s in seeds], "command": RUN_COMMAND,
                "corpora": {c.name: corpus_summary(c, seeds=seeds) for c in corpora}}
+    previous = read_results(path)
+    if previous is not None and previous.get("code") == summary["code"]:
+        summary = merge_results(summary, previous)
+    elif previous is not None:
+        digest = (previous.get("code") or {}).get("digest", "unknown-code")
+        keep = Path(path).with_name(f"{Path(path).stem}.{digest}.json")
+        with atomic_write(keep, "w") as file:
+            json.dump(previous, file, indent=1)
+            file.write("\n")
+        print(f"{Path(path).name} was computed by other code; kept as {keep.name}")
     with atomic_write(path, "w") as file:
         json.dump(summary, file, indent=1)
         file.write("\n")
     return summary
+
+
+def merge_results(summary, previous):
+    """``summary`` with every (corpus, size, set) of ``previous`` that it lacks added back (both
+    computed by the same code); ``previous``'s ``code_checked_by`` is kept."""
+    merged = json.loads(json.dumps(summary))
+    if "code_checked_by" in previous:
+        merged["code_checked_by"] = previous["code_checked_by"]
+    for name, entry in previous["corpora"].items():
+        target = merged["corpora"].setdefault(name, json.loads(json.dumps(entry)))
+        for size, cell in entry["sizes"].items():
+            into = target["sizes"].setdefault(size, {"seeds": [], "accuracy": [],
+                                                     "cpu_seconds": []})
+            for i, seed in enumerate(cell["seeds"]):
+                if seed not in into["seeds"]:
+                    into["seeds"].append(seed)
+                    into["accuracy"].append(cell["accuracy"][i])
+                    into["cpu_seconds"].append(cell["cpu_seconds"][i])
+            order = np.argsort(into["seeds"], kind="stable")
+            for field in ("seeds", "accuracy", "cpu_seconds"):
+                into[field] = [into[field][i] for i in order]
+        done = {(int(size), seed) for size, cell in target["sizes"].items()
+                for seed in cell["seeds"]}
+        target["sizes"] = dict(sorted(target["sizes"].items(), key=lambda item: int(item[0])))
+        target["missing"] = [cell for cell in target["missing"] if tuple(cell) not in done]
+    return merged
 
 
 def results_code_changed(summary):
