@@ -108,7 +108,8 @@ from .validation import check_int, labeled_mask
 __all__ = ["ALPHA_CRITERIA", "ALPHA_GRID", "ALPHA_TIE_BREAK", "Choice", "DEFAULT_ALPHA_CRITERION",
            "LEAVE_ONE_OUT", "MARGIN_SCORING", "NEG_HINGE_LOSS", "PARAMETER_KINDS", "ParameterKind",
            "best_index", "choose_alpha", "choose_by_cv", "choose_by_cv_interior", "choose_interior",
-           "choose_nb_alpha", "cv_score", "held_out_log_likelihood", "kind_name", "labeled_folds",
+           "choose_nb_alpha", "cv_score", "grid_edge_message", "held_out_log_likelihood",
+           "kind_name", "labeled_folds",
            "log_evidence", "loo_accuracy", "loo_generative_log_likelihood", "loo_log_likelihood",
            "proper_scoring"]
 
@@ -136,6 +137,13 @@ class Choice:
     at_bound: bool = False  # the choice is an end of the grid that is a documented bound
     edge_message: str = ""  # what the edge is, when at_bound
     acknowledged: str = ""  # the lecture's reason for using an edge choice
+
+    def __post_init__(self):
+        if not self.at_bound:
+            message = grid_edge_message(self.params, self.candidates)
+            if message:
+                object.__setattr__(self, "at_bound", True)
+                object.__setattr__(self, "edge_message", message)
 
     @property
     def tied(self):
@@ -187,6 +195,34 @@ class Choice:
             mark = "*" if candidate == self.params else ""
             cells.append(f"{name}{mark}: {score:.{digits}f}")
         return f"{self.criterion}: " + "  ".join(cells)
+
+
+def _numeric(value):
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_))
+
+
+def grid_edge_message(params, candidates):
+    """Why ``params`` sits at an end of the grid ``candidates`` spans, or "" if it does not.
+
+    A numeric parameter with at least 3 distinct values in the grid is at an edge when its chosen
+    value is the smallest or the largest of them; categorical parameters (a covariance type) and
+    two-valued switches have no edge. Every :class:`Choice` runs this check, so a hand-built grid
+    search gets the same warning as :func:`choose_interior`.
+    """
+    edges = []
+    for name, chosen in params.items():
+        values = sorted({c[name] for c in candidates if name in c and _numeric(c[name])})
+        if len(values) < 3 or not _numeric(chosen):
+            continue
+        if chosen in (values[0], values[-1]):
+            side = "smallest" if chosen == values[0] else "largest"
+            edges.append(f"{name} = {chosen:g} is the {side} value of its grid "
+                         f"({values[0]:g} to {values[-1]:g})")
+    if not edges:
+        return ""
+    return ("; ".join(edges) + ": extend the grid (sslviz.tuning.choose_interior) or say why "
+            "the edge may be used")
 
 
 def _tied_with_best(scores):
@@ -493,7 +529,8 @@ class ParameterKind:
     """How far a grid of one kind of parameter may be extended, and in which steps.
 
     ``scale="log"``: a scale parameter, extended by decades (×10 or ÷10) up to its bounds;
-    ``scale="linear"``: extended by the grid's last step, up to its bounds.
+    ``scale="linear"``: extended by the grid's last step, up to its bounds;
+    ``scale="double"``: a whole number (a neighbour or component count), doubled or halved.
     """
 
     name: str
@@ -509,11 +546,14 @@ class ParameterKind:
             return None
         if self.scale == "log":
             new = end * 10 if upward else end / 10
+        elif self.scale == "double":
+            new = int(end) * 2 if upward else max(int(end) // 2, int(self.lower))
         else:
             step = values[-1] - values[-2] if upward else values[1] - values[0]
             new = end + step if upward else end - step
         bound = self.upper if upward else self.lower
         if math.isclose(new, bound, rel_tol=1e-9, abs_tol=1e-12) or (new > bound) == upward:
+            bound = int(bound) if self.scale == "double" else bound
             return bound  # the last step lands on (or past) the bound: stop there
         return new
 
@@ -522,6 +562,10 @@ class ParameterKind:
         if not self.lower <= value <= self.upper:
             raise ValueError(f"{self.name} = {value:g} is outside its documented bounds "
                              f"[{self.lower:g}, {self.upper:g}] ({self.bounds_reason})")
+        if self.scale == "double":
+            if value != int(value):
+                raise ValueError(f"{self.name} must be a whole number, got {value:g}")
+            return int(value)
         return value
 
 
@@ -540,6 +584,18 @@ PARAMETER_KINDS = {
     "unlabeled_weight": ParameterKind(
         "unlabeled_weight", 0.0, 1.0, "linear",
         "EM's λ, the weight of an unlabeled document, lies in [0, 1] (Nigam et al. 2000)"),
+    "n_neighbors": ParameterKind(
+        "n_neighbors", 1, 256, "double",
+        "a kNN graph's k: 1 is the sparsest graph; past 256 neighbours the graph is nearly "
+        "complete for the lectures' few thousand rows"),
+    "n_components": ParameterKind(
+        "n_components", 1, 128, "double",
+        "M-EM's mixture components per class: 1 is plain NB; past 128 a component holds "
+        "fewer than a few of the lectures' documents"),
+    "spreading_alpha": ParameterKind(
+        "spreading_alpha", 0.01, 0.99, "linear",
+        "label spreading's α lies in (0, 1): at 0 the labels do not spread, at 1 the seed "
+        "labels are forgotten (Zhou et al. 2004)"),
 }
 """The kinds of parameter :func:`choose_interior` extends, with their documented bounds."""
 

@@ -20,6 +20,7 @@ from sslviz.tuning import (
     ALPHA_GRID,
     MARGIN_SCORING,
     NEG_HINGE_LOSS,
+    Choice,
     best_index,
     choose_alpha,
     choose_by_cv,
@@ -451,3 +452,36 @@ def test_leave_one_out_folds_hold_out_each_labeled_row_alone(counts):
     assert score(0.05) == loo_accuracy(X[labeled], y[labeled], 0.05)  # the closed form
     with pytest.raises(ValueError, match="leave-one-out needs at least 2 labeled rows, got 1"):
         labeled_folds(np.array([0, -1, -1]), "loo")
+
+
+@pytest.mark.parametrize("chosen, edge", [(0.1, True), (1.0, False), (10.0, True)])
+def test_every_choice_knows_when_it_sits_at_an_end_of_a_hand_built_grid(chosen, edge):
+    candidates = [{"C": c} for c in (0.1, 1.0, 10.0)]
+    choice = Choice({"C": chosen}, candidates, np.zeros(3), "hand-built")
+    assert choice.at_bound is edge
+    assert ("is the" in choice.edge_message) is edge
+
+
+def test_categorical_and_two_valued_parameters_have_no_edge():
+    covariances = [{"covariance": c} for c in ("full", "diag", "spherical")]
+    assert not Choice({"covariance": "full"}, covariances, np.zeros(3), "cv").at_bound
+    switch = [{"C": c} for c in (0.1, 10.0)]
+    assert not Choice({"C": 10.0}, switch, np.zeros(2), "cv").at_bound
+
+
+def test_a_two_parameter_grid_is_at_an_edge_when_either_parameter_is():
+    grid = [{"k": k, "a": a} for k in (5, 10, 20) for a in (0.2, 0.5, 0.9)]
+    assert not Choice({"k": 10, "a": 0.5}, grid, np.zeros(9), "cv").at_bound
+    edge = Choice({"k": 10, "a": 0.9}, grid, np.zeros(9), "cv")
+    assert edge.at_bound and edge.edge_message.startswith("a = 0.9 is the largest")
+
+
+def test_a_count_parameter_is_doubled_and_stays_a_whole_number():
+    choice = choose_interior(lambda k: -abs(k - 40), [5, 10, 20], kind="n_neighbors",
+                             criterion="peak at 40")
+    assert choice.params == {"n_neighbors": 40} and isinstance(choice.params["n_neighbors"], int)
+    assert choice.extended == (40, 80)
+    down = choose_interior(lambda k: -k, [3, 5, 10], kind="n_components", criterion="fewer")
+    assert down.params == {"n_components": 1} and down.at_bound
+    with pytest.raises(ValueError, match="n_neighbors must be a whole number, got 2.5"):
+        choose_interior(lambda k: 0.0, [2.5, 5, 10], kind="n_neighbors", criterion="x")
