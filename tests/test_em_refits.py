@@ -90,14 +90,14 @@ def test_another_lambda_refits_em_only(corpus, fits):
 def test_the_chosen_alpha_is_chosen_once_per_split(corpus, fits, choices):
     refit = SizeRefits(corpus.X, corpus.y, alpha_grid=GRID, **LIVE)
     for lam in (1.0, 0.5, 0.0):
-        nb, em = refit(8, lam, "chosen")
-        expected = fresh(corpus, 8, lam, "chosen")
+        nb, em = refit(8, lam, "evidence")
+        expected = fresh(corpus, 8, lam, "evidence")
         np.testing.assert_array_equal(nb, expected[0])
         np.testing.assert_array_equal(em, expected[1])
     # fresh() chose 3 times per λ; the refits 3 times in all, once per seed
     assert choices.count((8, 0)) == 1 + 3 and len(choices) == 3 + 3 * 3
     # a number equal to a chosen α is the same setting: no new fit
-    chosen = [refit._alphas[(8, seed, "chosen")] for seed in LIVE["seeds"]]
+    chosen = [refit._alphas[(8, seed, "evidence")] for seed in LIVE["seeds"]]
     if len(set(chosen)) == 1:
         fits.clear()
         refit(8, 0.5, chosen[0])
@@ -107,22 +107,22 @@ def test_the_chosen_alpha_is_chosen_once_per_split(corpus, fits, choices):
 def test_the_chosen_alpha_is_read_from_the_learning_curve(corpus, choices):
     curve = learning_curve(corpus.X, corpus.y, sizes=[4, 8], seeds=LIVE["seeds"],
                            test_rows=TEST_ROWS, n_unlabeled=LIVE["n_unlabeled"], progress=False,
-                           alpha="chosen", alpha_grid=GRID, max_iter=LIVE["max_iter"])
+                           alpha="evidence", alpha_grid=GRID, max_iter=LIVE["max_iter"])
     choices.clear()
     refit = SizeRefits(corpus.X, corpus.y, alpha_grid=GRID, **LIVE)
-    nb, em = refit(8, 1.0, "chosen")
+    nb, em = refit(8, 1.0, "evidence")
     assert choices == []  # the curve's cached jobs chose it: the same computation
     np.testing.assert_array_equal(nb, curve.at(8)[0])
     np.testing.assert_array_equal(em, curve.at(8)[1])
-    np.testing.assert_array_equal([refit._alphas[(8, s, "chosen")] for s in LIVE["seeds"]],
+    np.testing.assert_array_equal([refit._alphas[(8, s, "evidence")] for s in LIVE["seeds"]],
                                   curve.alpha[1])
-    nb, em = refit(8, 0.3, "chosen")
-    expected = fresh(corpus, 8, 0.3, "chosen")  # chooses afresh
+    nb, em = refit(8, 0.3, "evidence")
+    expected = fresh(corpus, 8, 0.3, "evidence")  # chooses afresh
     np.testing.assert_array_equal(nb, expected[0])
     np.testing.assert_array_equal(em, expected[1])
     # another grid is another choice: not read from the curve
     choices.clear()
-    SizeRefits(corpus.X, corpus.y, alpha_grid=(1.0, 0.1), **LIVE)(8, 1.0, "chosen")
+    SizeRefits(corpus.X, corpus.y, alpha_grid=(1.0, 0.1, 0.001), **LIVE)(8, 1.0, "evidence")
     assert len(choices) == len(LIVE["seeds"])
 
 
@@ -150,7 +150,7 @@ def test_a_fit_that_fails_ahead_fails_again_at_the_visit(corpus):
         list(refit.steps(8, 1.5, 0.1))
     with pytest.raises(ValueError, match="unlabeled_weight"):
         refit(8, 1.5, 0.1)
-    with pytest.raises(ValueError, match="chosen"):
+    with pytest.raises(ValueError, match="evidence"):
         refit(8, 1.0, "best")
 
 

@@ -12,9 +12,8 @@ Smoothing is chosen, not fixed. ``alpha`` may name a criterion of
 :func:`sslviz.tuning.choose_nb_alpha` (:data:`ALPHA_CRITERIA`; ``"evidence"`` is the one its
 validation study supports): on every split α is chosen from a grid on the *labeled rows only*,
 the grid extended by decades while the best value is an end of it, and both NB and EM's M-step
-use it. ``alpha="chosen"`` (:data:`CHOSEN`) is the earlier chooser,
-:func:`sslviz.tuning.choose_alpha`, kept for the lectures that still use it. EM gets no separate
-choice: the α that is best for the labeled documents is the one EM starts from and keeps.
+use it. EM gets no separate choice: the α that is best for the labeled documents is the one EM
+starts from and keeps.
 :func:`criterion_comparison` runs NB and EM at the α of every criterion on the same splits;
 :func:`smoothing_sweep` fits them at every α of a grid, to show what the choice is worth and
 what a bad α does (the share of test documents sent to one class). EM's λ is chosen by
@@ -43,7 +42,6 @@ from ..tuning import (
     ALPHA_GRID,
     LEAVE_ONE_OUT,
     _loo_class_scores,
-    choose_alpha,
     choose_by_cv_interior,
     choose_nb_alpha,
     held_out_log_likelihood,
@@ -52,8 +50,6 @@ from ..validation import check_number
 from .runner import run_jobs
 
 RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
-CHOSEN = "chosen"
-"""``alpha=CHOSEN``: choose α on each split's labeled rows (:func:`chosen_alpha`)."""
 WIDE_ALPHA_GRID = (*ALPHA_GRID, 0.0003, 0.0001)
 """:data:`sslviz.tuning.ALPHA_GRID` extended downwards, for 20 Newsgroups' 166,000 words: the grid
 the lecture's smoothing sweep fits NB and EM on (a chooser extends any grid past its ends)."""
@@ -68,14 +64,11 @@ def alpha_choice(X, y, alpha, *, grid=ALPHA_GRID, random_state=None, edge_reason
     """The :class:`sslviz.tuning.Choice` of α that ``alpha`` names, on the labeled rows of (X, y).
 
     ``alpha``: a criterion of :data:`ALPHA_CRITERIA` (:func:`sslviz.tuning.choose_nb_alpha`,
-    ``grid`` extended while its best value is an end) or :data:`CHOSEN`
-    (:func:`sslviz.tuning.choose_alpha`). ``edge_reason``: why a choice at a bound of the
-    grid may be used (it is then acknowledged; without it, using such a choice warns or raises).
+    ``grid`` extended while its best value is an end). ``edge_reason``: why a choice at a bound
+    of the grid may be used (then acknowledged; without it, using such a choice warns or raises).
     """
-    if alpha == CHOSEN:
-        return choose_alpha(X, y, grid=grid, random_state=random_state)
     if alpha not in ALPHA_CRITERIA:
-        raise ValueError(f"alpha must be a number > 0, {CHOSEN!r} or a criterion of "
+        raise ValueError(f"alpha must be a number > 0 or a criterion of "
                          f"sslviz.tuning.choose_nb_alpha {sorted(ALPHA_CRITERIA)}, got {alpha!r}")
     choice = choose_nb_alpha(X, y, criterion=alpha, grid=grid)
     if choice.at_bound and edge_reason:
@@ -84,7 +77,7 @@ def alpha_choice(X, y, alpha, *, grid=ALPHA_GRID, random_state=None, edge_reason
 
 
 def chosen_alpha(X, y, alpha, *, grid=ALPHA_GRID, random_state=None, edge_reason=None):
-    """``alpha`` itself, or, when it names a criterion (or is ``"chosen"``), the α that
+    """``alpha`` itself, or, when it names a criterion, the α that
     :func:`alpha_choice` picks from ``grid`` on the labeled rows of (X, y) (``-1`` =
     unlabeled)."""
     if isinstance(alpha, str):
@@ -125,7 +118,7 @@ def split_accuracies(X, y, n_labeled, seed, *, test_rows, n_unlabeled, alpha=1.0
                      alpha_grid=ALPHA_GRID, **em_params):
     """Fit NB and EM on one seeded split (the same α for both); returns
     :class:`SplitAccuracies`. ``alpha`` naming a criterion picks α on the split's labeled rows
-    (:func:`chosen_alpha`; ``"chosen"``'s cross-validation is seeded by ``seed``)."""
+    (:func:`chosen_alpha`)."""
     split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, test_rows=test_rows,
                           random_state=seed)
     X_train, y_train = _float_counts(X[split.train]), split.semi_supervised_targets(y)
@@ -278,7 +271,7 @@ class SizeRefits:
         return data
 
     def _choose_alpha(self, n_labeled, seed, X_train, y_train, alpha):
-        if alpha != CHOSEN and alpha not in ALPHA_CRITERIA:
+        if alpha not in ALPHA_CRITERIA:
             alpha_choice(X_train, y_train, alpha)  # raises the error that names the choices
         if self._digest is None:
             self._digest = data_digest(self.X, self.y, self.test_rows)
