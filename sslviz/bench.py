@@ -362,7 +362,7 @@ def _parser():
                            help="do not link the vectorized corpora: tokenize them too")
     notebooks.add_argument("--without-store", action="store_true",
                            help="do not read the results stored with the project "
-                           "(data/results/cache): time the long sweeps too")
+                           "(sslviz/stored_results/cache): time the long sweeps too")
     notebooks.add_argument("--json", metavar="FILE", help="also write the measurements here")
     return parser
 

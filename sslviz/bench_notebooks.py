@@ -10,7 +10,7 @@ nor written):
    every lecture and done once per machine), or nothing at all with ``--cold-corpora``;
 2. warm: the same cache again, now holding everything the cold run stored.
 
-Both read the results stored with the project (``data/results/cache``, see
+Both read the results stored with the project (``sslviz/stored_results/cache``, see
 :mod:`sslviz.experiments.store`), as a student's first run does; ``--without-store`` switches
 that off, to time the sweeps themselves.
 
@@ -134,7 +134,7 @@ def format_notebook_table(rows, *, link_corpora=True, use_store=True) -> str:
                if cold else ""))
     corpora = ("vectorized corpora warm (linked from the user's cache)" if link_corpora
                else "nothing cached, corpora included")
-    store = ("the project's stored results read (data/results/cache)" if use_store
+    store = ("the project's stored results read (sslviz/stored_results/cache)" if use_store
              else "no stored results read (--without-store)")
     stale = [f"{name} ({runs['cold'].stored_missing})" for name, runs in by_notebook.items()
              if "cold" in runs and runs["cold"].stored_missing]

@@ -14,9 +14,9 @@ copy); only :func:`sslviz.datasets.fetch` ever writes there. Derived files (vect
 fitted models) go to :func:`cache_dir` instead: ``$SSLVIZ_CACHE``, else ``$XDG_CACHE_HOME/sslviz``
 or ``~/.cache/sslviz`` (macOS ``~/Library/Caches/sslviz``). Neither function creates a folder.
 
-Results of the lectures' long sweeps also ship with the project, in :func:`store_dir`
-(``data/results/cache`` of a source checkout; see :mod:`sslviz.experiments.store`): the cache
-reads them when it has no entry of its own.
+Results of the lectures' long sweeps ship inside the package, in :func:`store_dir`
+(``sslviz/stored_results/cache``, package data, read-only; see :mod:`sslviz.experiments.store`):
+the cache reads them when it has no entry of its own, from a source checkout or a wheel alike.
 """
 
 from __future__ import annotations
@@ -25,9 +25,12 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["DataFolderError", "cache_dir", "data_dir", "data_dir_origin", "store_dir"]
+__all__ = ["DataFolderError", "STORED_RESULTS", "cache_dir", "data_dir", "data_dir_origin", "store_dir"]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent  # the sslviz package folder
+STORED_RESULTS = _PACKAGE_DIR / "stored_results"
+"""The results shipped with the package (package data): the lectures' stored sweeps in
+``cache/`` and the paper-scale summaries (``hybrid_paper_scale.json``)."""
 
 
 class DataFolderError(FileNotFoundError):
@@ -111,16 +114,15 @@ def cache_dir() -> Path:
 def store_dir() -> Path | None:
     """Return the folder of the results stored with the project, or ``None`` if there is none.
 
-    ``$SSLVIZ_STORE`` if set (the empty string: no store, everything is computed), else
-    ``data/results/cache`` of the source checkout the package runs from.
+    ``$SSLVIZ_STORE`` if set (the empty string: no store, everything is computed), else the
+    package's own ``stored_results/cache`` (:data:`STORED_RESULTS`): package data, so a wheel
+    installed with pip reads the same results as a source checkout.
     """
     env = os.environ.get("SSLVIZ_STORE")
     if env is not None:
         return Path(env).expanduser().absolute() if env else None
-    root = Path(_PACKAGE_DIR).parent
-    if (root / "pyproject.toml").is_file():
-        return root / "data" / "results" / "cache"
-    return None
+    store = STORED_RESULTS / "cache"
+    return store if store.is_dir() else None
 
 
 def _user_dir(kind: str) -> Path:

@@ -1,4 +1,4 @@
-"""The results stored with the project (``data/results/cache``): read when the user's cache has no
+"""The results stored with the project (``sslviz/stored_results/cache``): read when the user's cache has no
 entry, never trusted for another key, never removed when damaged; the ``store`` command that
 makes them; and the project's own store (listed, present, small)."""
 
@@ -28,7 +28,7 @@ from sslviz.experiments.store import (
     store_notebook,
 )
 
-PROJECT_STORE = Path(__file__).resolve().parents[1] / "data" / "results" / "cache"
+PROJECT_STORE = Path(__file__).resolve().parents[1] / "sslviz" / "stored_results" / "cache"
 
 
 @pytest.fixture

@@ -66,7 +66,7 @@ def _parser():
         "kernel-expansion: Szummer & Jaakkola's experiments (lecture 08); hybrid "
         "table|perplexity: Tables 1-3 / Figure 2 of Fujino et al. (lecture 09); alpha-study: "
         "which criterion should choose NB's alpha; store: the "
-        "lectures' long sweeps, kept in data/results/cache. Every command "
+        "lectures' long sweeps, kept in sslviz/stored_results/cache. Every command "
         "takes --scheduler ADDRESS (a Dask cluster).")
     parser.add_argument("command", choices=[*COMMANDS, *ALIASES],
                         help="then the command's options (COMMAND --help lists them)")

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from .._io import atomic_write
+from ..paths import STORED_RESULTS
 from ..code_digest import code_of
 from .hybrid import (
     CORPORA,
@@ -36,7 +37,7 @@ from .hybrid import (
 )
 from .runner import run_jobs
 
-RESULTS_FILE = Path(__file__).resolve().parents[2] / "data" / "results" / "hybrid_paper_scale.json"
+RESULTS_FILE = STORED_RESULTS / "hybrid_paper_scale.json"
 RUN_COMMAND = "python -m sslviz.experiments hybrid table"
 RERUN_HINT = (f"rerun `{RUN_COMMAND}` (every corpus; hours of CPU: see README, 'paper scale'), "
               "then `python -m sslviz.experiments hybrid summary --readme README.md` and "

@@ -2,7 +2,7 @@
 
 Some sweeps take minutes on two cores (the Fisher-kernel grid, the hybrid tables at lecture scale,
 the graph methods on Senseval words...). A student's first "Run All" should not wait for them, so
-the project keeps their results in ``data/results/cache/`` (:func:`sslviz.paths.store_dir`):
+the project keeps their results in ``sslviz/stored_results/cache/`` (:func:`sslviz.paths.store_dir`):
 entries in the result cache's own format, each holding the key it was computed for (the data's
 digest, every setting, the code's version). :class:`sslviz.cache.ResultCache` reads an entry there
 when the user's cache has none; a change of data, setting or code version changes the key, so a
@@ -211,7 +211,7 @@ def _parser():
     parser = cli.Parser(
         prog="python -m sslviz.experiments store",
         description="Run lectures on an empty cache and store the results of their long sweeps "
-        "in data/results/cache (what a first Run All reads), or --check them.")
+        "in sslviz/stored_results/cache (what a first Run All reads), or --check them.")
     parser.add_argument("notebooks", nargs="*", metavar="NOTEBOOK",
                         help="lecture notebooks (default: every lecture that stores results)")
     parser.add_argument("--check", action="store_true",
