@@ -8,4 +8,4 @@ module per lecture (:mod:`sslviz.experiments`), drawing (:mod:`sslviz.plots`), e
 plotting or widget code.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

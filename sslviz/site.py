@@ -32,6 +32,12 @@ INSTALL_HINT = "install the site tools with `pip install -e '.[site]'` (`python3
 MATHJAX_SCRIPT = "tex-chtml-full.js"
 MATHJAX_FONTS = Path("output", "chtml", "fonts", "woff-v2")  # loaded by the script
 TITLE = re.compile(r"^#\s+(.*)$", re.MULTILINE)
+LICENCE_NOTE = (
+    '<p class="sslviz-licence">Lecture text and figures: '
+    '<a rel="license" href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a> '
+    "(adapt them with attribution); code: BSD-3-Clause. See LICENSE-CONTENT.md and LICENSE in "
+    "the repository.</p>")
+"""The licence line at the foot of every page of the site."""
 
 
 class SiteError(Exception):
@@ -106,7 +112,7 @@ def contents_page(entries, binder=None):
             "<title>sslviz lectures</title>\n</head>\n<body style=\"font-family: sans-serif; "
             "max-width: 50em; margin: 2em auto;\">\n<h1>Semi-supervised text classification: "
             "the lectures</h1>\n" + badge + '<ol class="sslviz-contents">\n' + items
-            + "\n</ol>\n</body>\n</html>\n")
+            + "\n</ol>\n" + LICENCE_NOTE + "\n</body>\n</html>\n")
 
 
 def render(paths, out, binder=None):
@@ -121,7 +127,8 @@ def render(paths, out, binder=None):
     shutil.copy2(mathjax / MATHJAX_SCRIPT, out / "mathjax" / MATHJAX_SCRIPT)
     for i, nb in enumerate(notebooks):
         nav = {"root": "", "prev": entries[i - 1] if i else None,
-               "next": entries[i + 1] if i + 1 < len(entries) else None}
+               "next": entries[i + 1] if i + 1 < len(entries) else None,
+               "licence": LICENCE_NOTE}
         resources = {"metadata": {"name": entries[i]["title"]}, "sslviz": nav}
         body, _ = exporter.from_notebook_node(static_view(nb), resources=resources)
         (out / entries[i]["href"]).write_text(body, encoding="utf-8")

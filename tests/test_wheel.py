@@ -85,3 +85,6 @@ def test_an_installed_wheel_reads_the_stored_results_from_inside_the_package(tmp
     assert seen["loaded"], "the stored entry did not load with the installed code's digest"
     assert Path(seen["results_file"]).parent == installed / "stored_results"
     assert seen["corpora"] == 3
+    [info] = site.glob("sslviz-*.dist-info")
+    assert "License-Expression: BSD-3-Clause" in (info / "METADATA").read_text(encoding="utf-8")
+    assert {p.name for p in (info / "licenses").iterdir()} == {"LICENSE", "LICENSE-CONTENT.md"}

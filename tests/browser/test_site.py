@@ -108,6 +108,8 @@ def check_lecture_page(browser, url, entry, prev, nxt):
             assert details.get_attribute("open") is None
             assert not details.locator(".jp-Cell").first.is_visible()
         images = page.locator("img").count()
+        licence = page.locator("p.sslviz-licence a[rel=license]")
+        assert licence.get_attribute("href") == "https://creativecommons.org/licenses/by/4.0/"
         for rel, target in (("prev", prev), ("next", nxt)):
             links = page.locator(f"nav.sslviz-nav a[rel={rel}]")
             assert links.count() == (2 if target else 0)
@@ -128,7 +130,9 @@ def test_contents_lists_the_lectures_in_teaching_order(browser, lecture_site):
     page.goto(url + "index.html")
     names = page.locator("ol.sslviz-contents a").all_inner_texts()
     hrefs = [a.get_attribute("href") for a in page.locator("ol.sslviz-contents a").all()]
+    licence = page.locator("p.sslviz-licence").inner_text()
     page.close()
+    assert "CC BY 4.0" in licence and "BSD-3-Clause" in licence
     assert hrefs == [path.with_suffix(".html").name for path in LECTURES]
     assert [name.split(" —")[0] for name in names] == [f"Lecture {i}"
                                                        for i in range(1, len(LECTURES) + 1)]
