@@ -16,7 +16,6 @@ from functools import lru_cache
 
 import numpy as np
 from sklearn.base import clone
-from threadpoolctl import threadpool_limits
 
 from ..cache import data_digest
 from ..grids import decision_grid, grid_extent
@@ -28,6 +27,7 @@ from ..self_training import (
     pseudo_label_correctness,
 )
 from ..splits import split_labeled
+from ..threads import one_thread
 from ..tuning import choose_nb_alpha
 from .runner import run_jobs
 
@@ -170,7 +170,7 @@ class SelfTrainingRun2D:
         self.X = X[self.split.train]
         self.y = np.asarray(y)[self.split.train]
         self.model = SelfTraining(estimator, threshold=threshold, max_iter=max_iter)
-        with threadpool_limits(1):
+        with one_thread():
             self.model.fit(self.X, self.split.semi_supervised_targets(y))
             self.test_accuracy = accuracy_by_iteration(self.model, X_test, y_test)
         self.report = pseudo_label_correctness(self.model, self.y)
@@ -186,7 +186,7 @@ class SelfTrainingRun2D:
     def grid(self, iteration):
         """The :class:`sslviz.grids.Grid` of the classifier of ``iteration``, computed once."""
         if iteration not in self._grids:
-            with threadpool_limits(1):
+            with one_thread():
                 self._grids[iteration] = decision_grid(self.model.trace_[iteration].estimator,
                                                        self.extent, resolution=self.resolution)
         return self._grids[iteration]
@@ -273,7 +273,7 @@ def seed_threshold_table(X, y, estimator, *, X_test, y_test, seeds, thresholds, 
 
 def _table_cell(X, y, X_test, y_test, estimator, n_labeled, max_iter, threshold, seed):
     split = split_labeled(y, n_labeled, per_class=True, random_state=seed)
-    with threadpool_limits(1):
+    with one_thread():
         model = SelfTraining(estimator, threshold=threshold, max_iter=max_iter)
         model.fit(X[split.train], split.semi_supervised_targets(y))
         accuracy = accuracy_by_iteration(model, X_test, y_test)

@@ -12,6 +12,9 @@ optional dependency: ``pip install sslviz[cluster]``): the same cache, the same 
 progress bar, the results stored as each finishes. A job whose worker dies is run again on
 another worker (Dask's rescheduling), so a killed worker costs its running jobs, not the run.
 
+Every job runs inside :func:`sslviz.threads.one_thread` (one BLAS/OpenMP thread), whoever
+executes it: its speed and its numbers do not depend on where it ran.
+
 Work an explorer does ahead of the class (refits of the settings next to the one on screen) is
 not the runner's: it lives in :mod:`sslviz.widgets.ahead`.
 """
@@ -26,6 +29,7 @@ from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from ..cache import ResultCache
+from ..threads import one_thread
 
 _CLUSTER = threading.local()  # .client: the dask.distributed Client of use_scheduler, if any
 
@@ -104,7 +108,8 @@ def run_jobs(function, jobs, *, kind, key, shared=None, use_cache=True, n_jobs=N
 
 
 def _numbered(number, function, kwargs):
-    return number, function(**kwargs)
+    with one_thread():  # the same threads in the kernel, a joblib worker or a Dask worker
+        return number, function(**kwargs)
 
 
 def _same(value):
@@ -112,7 +117,8 @@ def _same(value):
 
 
 def _numbered_with_shared(number, function, shared, job):
-    return number, function(**shared, **job)
+    with one_thread():
+        return number, function(**shared, **job)
 
 
 def _on_cluster(client, function, numbered_jobs, shared):

@@ -24,13 +24,13 @@ from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.manifold import TSNE
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import normalize
-from threadpoolctl import threadpool_limits
 
 from .._memo import Once
 from ..cache import ResultCache, data_digest
 from ..datasets import file_sha256, load_senseval, load_stoplist, locate
 from ..decision_list import DecisionList, collocation_matrix, presence_matrix
 from ..splits import split_labeled
+from ..threads import one_thread
 from ..yarowsky import Yarowsky, accuracy_by_iteration, label_accuracy
 from .runner import run_jobs
 
@@ -322,7 +322,7 @@ def instance_map(X, *, random_state=0, n_lsa=30, perplexity=30.0, max_iter=350, 
     n_lsa = min(n_lsa, weighted.shape[1] - 1, weighted.shape[0] - 1)
     perplexity = min(perplexity, (weighted.shape[0] - 1) / 3)
     # One thread: t-SNE's OpenMP loop is about 4x slower on a busy 2-core machine with two.
-    with threadpool_limits(1):
+    with one_thread():
         reduced = TruncatedSVD(n_lsa, random_state=random_state).fit_transform(weighted)
         return TSNE(2, perplexity=perplexity, init="pca", random_state=random_state,
                     learning_rate=max(weighted.shape[0] / 12, 50.0), max_iter=max_iter,

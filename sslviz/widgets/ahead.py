@@ -26,6 +26,8 @@ import asyncio
 import threading
 from collections import OrderedDict
 
+from ..threads import one_thread
+
 
 class Frames:
     """PNG bytes by frame key, at most ``capacity`` of them (the least recently used go first)."""
@@ -188,11 +190,12 @@ class IdleWork:
         while queue:
                 task = queue[0]
                 try:
-                    if callable(task):
-                        queue.pop(0)
-                        task()
-                    else:
-                        next(task)
+                    with one_thread():  # work ahead: one BLAS thread, as every job
+                        if callable(task):
+                            queue.pop(0)
+                            task()
+                        else:
+                            next(task)
                     break
                 except StopIteration:  # this task is done: on to the next, in this same step
                     if queue and queue[0] is task:
@@ -243,6 +246,7 @@ class BackgroundWork:
                     return
                 task = self._queue.pop(0)
             try:
-                task()
+                with one_thread():
+                    task()
             except Exception:  # noqa: S112  the visit recomputes it and shows the error
                 continue
