@@ -155,7 +155,8 @@ class ResultCache:
             return _read_entry(path, self.full_key(key))
         except _DAMAGE as error:
             warnings.warn(f"ignoring damaged stored result {path} ({error}); recomputing it. "
-                          "Restore the file from the repository (git checkout -- sslviz/stored_results)",
+                          "Restore the file from the repository "
+                          "(git checkout -- sslviz/stored_results)",
                           CacheWarning, stacklevel=2)
             return None
 

@@ -25,7 +25,8 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["DataFolderError", "STORED_RESULTS", "cache_dir", "data_dir", "data_dir_origin", "store_dir"]
+__all__ = ["DataFolderError", "STORED_RESULTS", "cache_dir", "data_dir", "data_dir_origin",
+           "store_dir"]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent  # the sslviz package folder
 STORED_RESULTS = _PACKAGE_DIR / "stored_results"

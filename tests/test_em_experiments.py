@@ -16,13 +16,15 @@ import sslviz.experiments.em
 from sslviz.em import SemiSupervisedNB
 from sslviz.experiments.em import (
     LearningCurve,
-    choose_unlabeled_weight,
-    criterion_comparison,
     em_run,
     learning_curve,
-    loo_label_scores,
     split_accuracies,
     split_result,
+)
+from sslviz.experiments.em_settings import (
+    choose_unlabeled_weight,
+    criterion_comparison,
+    loo_label_scores,
     unlabeled_weight_study,
 )
 from sslviz.splits import split_labeled

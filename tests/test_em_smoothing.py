@@ -16,18 +16,19 @@ from matplotlib.colors import same_color
 from synthetic import topic_corpus
 
 import sslviz.experiments.em
+import sslviz.experiments.em_settings
 from sslviz.em import SemiSupervisedNB
 from sslviz.em_smoothing import majority_share, smoothing_mass
 from sslviz.experiments.em import (
     chosen_alpha,
     em_run,
     learning_curve,
-    smoothing_sweep,
     split_accuracies,
 )
+from sslviz.experiments.em_settings import smoothing_sweep
 from sslviz.plots.common import EM_COLOR, NB_COLOR, WRONG
 from sslviz.splits import split_labeled
-from sslviz.tuning import choose_alpha, choose_nb_alpha
+from sslviz.tuning import choose_nb_alpha
 from sslviz.widgets.em import smoothing_explorer
 
 # three topics, each with its own frequent words, and many rare words
@@ -69,26 +70,25 @@ def test_majority_share():
 # -- alpha chosen on the labeled rows -------------------------------------------------------------
 def test_chosen_alpha_is_the_named_criterion_on_the_labeled_rows_or_the_number_given():
     y_semi = np.where(np.arange(len(Y)) < 30, Y, -1)
-    expected = choose_alpha(X[:30], Y[:30], grid=GRID, random_state=4).value
-    assert chosen_alpha(X, y_semi, "chosen", grid=GRID, random_state=4) == expected
     for criterion in ("evidence", "loo_accuracy", "loo_generative"):
         choice = choose_nb_alpha(X[:30], Y[:30], criterion=criterion, grid=GRID)
         assert chosen_alpha(X, y_semi, criterion, grid=GRID) == choice.value
     assert chosen_alpha(X, y_semi, 0.25) == 0.25
     with pytest.raises(ValueError, match=re.escape(
-            "alpha must be a number > 0, 'chosen' or a criterion of "
+            "alpha must be a number > 0 or a criterion of "
             "sslviz.tuning.choose_nb_alpha ['evidence', 'loo_accuracy', 'loo_generative', "
-            "'loo_log_likelihood'], got 'best'")):
-        chosen_alpha(X, y_semi, "best")
+            "'loo_log_likelihood'], got 'chosen'")):
+        chosen_alpha(X, y_semi, "chosen")
     with pytest.raises(ValueError, match="alpha must be a finite number > 0"):
         chosen_alpha(X, y_semi, -1.0)
 
 
 def test_split_accuracies_with_a_chosen_alpha_uses_it_for_nb_and_em():
     result = split_accuracies(X, Y, 12, 5, test_rows=TEST_ROWS, n_unlabeled=100,
-                              alpha="chosen", alpha_grid=GRID, max_iter=4)
+                              alpha="loo_accuracy", alpha_grid=GRID, max_iter=4)
     split = split_labeled(Y, 12, n_unlabeled=100, test_rows=TEST_ROWS, random_state=5)
-    expected = choose_alpha(X[split.labeled], Y[split.labeled], grid=GRID, random_state=5)
+    expected = choose_nb_alpha(X[split.labeled], Y[split.labeled], criterion="loo_accuracy",
+                               grid=GRID)
     assert result.alpha == expected.value
     fixed = split_accuracies(X, Y, 12, 5, test_rows=TEST_ROWS, n_unlabeled=100,
                              alpha=expected.value, max_iter=4)
@@ -97,25 +97,21 @@ def test_split_accuracies_with_a_chosen_alpha_uses_it_for_nb_and_em():
 
 def test_learning_curve_records_the_alpha_chosen_on_every_split():
     curve = learning_curve(X, Y, sizes=[3, 12], seeds=[0, 1], test_rows=TEST_ROWS,
-                           n_unlabeled=100, progress=False, alpha="chosen", alpha_grid=GRID,
+                           n_unlabeled=100, progress=False, alpha="evidence", alpha_grid=GRID,
                            max_iter=3)
     for i, size in enumerate([3, 12]):
         for j, seed in enumerate([0, 1]):
             split = split_labeled(Y, size, n_unlabeled=100, test_rows=TEST_ROWS,
                                   random_state=seed)
-            # 3 labeled rows = one per class: the evidence decides; 12: leave-one-out
-            choice = choose_alpha(X[split.labeled], Y[split.labeled], grid=GRID,
-                                  random_state=seed)
-            assert curve.alpha[i, j] == choice.value
-            assert choice.criterion == ("evidence" if size == 3
-                                        else "leave-one-out log-likelihood")
+            choice = choose_nb_alpha(X[split.labeled], Y[split.labeled], grid=GRID)
+            assert curve.alpha[i, j] == choice.value and choice.criterion == "evidence"
 
 
 def test_em_run_with_a_chosen_alpha():
     run = em_run(X, Y, n_labeled=1, per_class=True, seed=0, test_rows=TEST_ROWS,
-                 n_unlabeled=100, alpha="chosen", alpha_grid=GRID, max_iter=3)
+                 n_unlabeled=100, alpha="evidence", alpha_grid=GRID, max_iter=3)
     labeled = run.split.labeled
-    assert run.model.alpha == choose_alpha(X[labeled], Y[labeled], grid=GRID).value
+    assert run.model.alpha == choose_nb_alpha(X[labeled], Y[labeled], grid=GRID).value
 
 
 # -- the smoothing sweep --------------------------------------------------------------------------
@@ -156,8 +152,8 @@ def test_smoothing_sweep_cells_equal_independent_fits():
 def test_smoothing_sweep_is_cached_and_knows_its_alphas(monkeypatch):
     first = smoothing_sweep(X, Y, **SWEEP)
 
-    monkeypatch.setattr(sslviz.experiments.em, "smoothing_job", refusing(
-        sslviz.experiments.em.smoothing_job, "refitted although the sweep is cached"))
+    monkeypatch.setattr(sslviz.experiments.em_settings, "smoothing_job", refusing(
+        sslviz.experiments.em_settings.smoothing_job, "refitted although the sweep is cached"))
     again = smoothing_sweep(X, Y, **SWEEP)
     np.testing.assert_array_equal(again.em_accuracy, first.em_accuracy)
     with pytest.raises(ValueError, match=re.escape("alpha 0.5 was not run; the sweep has "

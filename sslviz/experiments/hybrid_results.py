@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from .._io import atomic_write
-from ..paths import STORED_RESULTS
 from ..code_digest import code_of
+from ..paths import STORED_RESULTS
 from .hybrid import (
     CORPORA,
     METHODS,

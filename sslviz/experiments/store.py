@@ -2,11 +2,12 @@
 
 Some sweeps take minutes on two cores (the Fisher-kernel grid, the hybrid tables at lecture scale,
 the graph methods on Senseval words...). A student's first "Run All" should not wait for them, so
-the project keeps their results in ``sslviz/stored_results/cache/`` (:func:`sslviz.paths.store_dir`):
-entries in the result cache's own format, each holding the key it was computed for (the data's
-digest, every setting, the code's version). :class:`sslviz.cache.ResultCache` reads an entry there
-when the user's cache has none; a change of data, setting or code version changes the key, so a
-stale stored entry is never used -- the lecture then computes the result itself.
+the project keeps their results in ``sslviz/stored_results/cache/``
+(:func:`sslviz.paths.store_dir`, package data): entries in the result cache's own format, each
+holding the key it was computed for (the data's digest, every setting, the code's digest).
+:class:`sslviz.cache.ResultCache` reads an entry there when the user's cache has none; a change
+of data, setting or code changes the key, so a stale stored entry is never used -- the lecture
+then computes the result itself.
 
 ``python -m sslviz.experiments store [NOTEBOOK ...]`` makes the store: it runs each lecture top to
 bottom in a fresh kernel with an empty cache and the store switched off (so every result is
