@@ -238,3 +238,23 @@ def test_trained_vocabulary_nb_refuses_negative_counts_and_rows_without_words():
         TrainedVocabularyNB().fit(np.zeros((2, 3)), [0, 1])
     with pytest.raises(ValueError, match="alpha must be a finite number > 0"):
         TrainedVocabularyNB(alpha=0).fit(np.eye(2), [0, 1])
+
+
+def test_error_bar_labels_sit_above_their_highest_dot_inside_the_axis():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sslviz.plots.components_views import ERROR_BARS, plot_error_bars
+
+    names = [name for _, name, _ in ERROR_BARS]
+    results = [{name: 5.0 + i + 20 * seed * (name == "co_link") for i, name in enumerate(names)}
+               for seed in range(4)]  # co_link's dots reach 66: the axis must grow
+    fig, ax = plt.subplots()
+    plot_error_bars(ax, results, title="t")
+    for text, line, name in zip(ax.texts, ax.lines, names, strict=True):
+        dots = line.get_ydata()
+        assert text.get_text() == f"{np.mean([r[name] for r in results]):.1f}"
+        assert np.max(dots) < text.get_position()[1] < ax.get_ylim()[1] - 3
+    plt.close(fig)
