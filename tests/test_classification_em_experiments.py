@@ -13,6 +13,7 @@ from synthetic import topic_corpus
 import sslviz.experiments.classification_em as experiments
 from sslviz.datasets.reuters_sentences import FEATURES, SentenceCorpus, split_stories
 from sslviz.splits import split_labeled
+from sslviz.tuning import log_evidence
 from sslviz.widgets.classification_em import (
     bow_explorer,
     cem_stepper_explorer,
@@ -59,7 +60,10 @@ def test_figure1_job_against_an_independent_fit():
         per_story_ap(-CORPUS.index[test], relevant[test], CORPUS.story[test]))
     assert result["logistic_accuracy"] == pytest.approx(
         np.mean(model.predict(X[test]) == relevant[test]))
-    assert result["logistic_C"] in experiments.C_GRID
+    assert result["logistic_C"] in DECADES
+
+
+DECADES = [10.0 ** e for e in range(-4, 5)]  # C's documented range, in the choosers' steps
 
 
 def test_figure1_is_cached_and_shaped(monkeypatch):
@@ -164,6 +168,9 @@ def test_bow_job_nb_is_multinomial_nb_with_the_chosen_alpha():
     reference.fit(X[split.labeled], y[split.labeled])
     assert result["nb_accuracy"] == pytest.approx(
         np.mean(reference.predict(X[test_rows]) == y[test_rows]))
+    evidence = [log_evidence(X[split.labeled], y[split.labeled], a) for a in (
+        alpha / 10, alpha, alpha * 10)]  # the evidence's α beats its neighbouring decades
+    assert evidence[1] > max(evidence[0], evidence[2])
 
 
 # -- explorers -------------------------------------------------------------------------------------
@@ -235,10 +242,50 @@ def test_figure1_c_is_chosen_by_story_folds_and_log_likelihood():
                  .split(X_lab, y_lab, groups))
     for train, test in folds:  # no story on both sides
         assert not set(groups[train]) & set(groups[test])
-    scores = [np.mean([-log_loss(y_lab[te], LogisticRegression(C=c).fit(X_lab[tr], y_lab[tr])
-                                 .predict_proba(X_lab[te]), labels=[0, 1]) for tr, te in folds])
-              for c in experiments.C_GRID]
-    assert result["logistic_C"] == experiments.C_GRID[int(np.argmax(scores))]
+
+    def score(c):
+        return np.mean([-log_loss(y_lab[te], LogisticRegression(C=c).fit(X_lab[tr], y_lab[tr])
+                                  .predict_proba(X_lab[te]), labels=[0, 1]) for tr, te in folds])
+
+    grid = sorted(experiments.C_GRID)
+    while True:  # by hand: add a decade past the winning end until the winner is interior
+        best = int(np.argmax([score(c) for c in grid]))
+        if 0 < best < len(grid) - 1 or grid[best] in (1e-4, 1e4):
+            break
+        grid = [grid[0] / 10, *grid] if best == 0 else [*grid, grid[-1] * 10]
+    assert result["logistic_C"] == pytest.approx(grid[best])
+    assert result["logistic_C_at_bound"] == float(not 0 < best < len(grid) - 1)
+
+
+def test_an_edge_choice_is_acknowledged_and_recorded():
+    from sslviz.tuning import Choice
+
+    edge = Choice({"C": 10.0}, [{"C": 0.1}, {"C": 1.0}, {"C": 10.0}], np.zeros(3), "test")
+    inside = Choice({"C": 1.0}, edge.candidates, np.zeros(3), "test")
+    result = {}
+    assert experiments._used(edge, result, "c") == 10.0 and result == {"c_at_bound": 1.0}
+    assert experiments._used(inside, result, "c") == 1.0 and result == {"c_at_bound": 0.0}
+
+
+def test_table1_kupiec_alpha_by_story_folds_and_log_likelihood():
+    from sklearn.naive_bayes import CategoricalNB
+
+    from sslviz.tuning import choose_by_cv_interior
+
+    relevant = CORPUS.relevant(0.5)
+    result = experiments.table1_job(CORPUS.features, relevant, CORPUS.story, CORPUS.index, 0)
+    split = split_stories(CORPUS.story, 1.0, random_state=0)
+    bins = experiments.KBinsDiscretizer(n_bins=5, encode="ordinal", strategy="quantile",
+                                        quantile_method="averaged_inverted_cdf")
+    binned = bins.fit(CORPUS.features[split.train]).transform(CORPUS.features).astype(int)
+    choice = choose_by_cv_interior(
+        CategoricalNB(min_categories=5), "alpha", experiments.KUPIEC_ALPHA_GRID,
+        binned[split.labeled], relevant[split.labeled], kind="alpha", cv=experiments.CV,
+        random_state=0, groups=CORPUS.story[split.labeled])
+    assert result["kupiec_alpha"] == choice.params["alpha"]
+    assert result["kupiec_alpha_at_bound"] == float(choice.at_bound)
+    alphas = sorted(c["alpha"] for c in choice.candidates)
+    assert choice.at_bound or alphas[0] < result["kupiec_alpha"] < alphas[-1]
 
 
 def test_bow_job_logistic_uses_unit_length_tfidf():
@@ -254,6 +301,6 @@ def test_bow_job_logistic_uses_unit_length_tfidf():
         np.asarray(X.sum(axis=1)).ravel() > 0], 1.0)
     model = LogisticRegression(C=result["logistic_C"], max_iter=1000).fit(T[split.labeled],
                                                                          y[split.labeled])
-    assert result["logistic_C"] in experiments.BOW_C_GRID
+    assert result["logistic_C"] in DECADES
     assert result["logistic_accuracy"] == pytest.approx(
         np.mean(model.predict(T[test_rows]) == y[test_rows]))

@@ -11,7 +11,12 @@ from synthetic import topic_corpus
 
 from sslviz.em import SemiSupervisedNB
 from sslviz.experiments import components_views as cv
-from sslviz.tuning import choose_alpha
+from sslviz.tuning import choose_by_cv_interior, choose_nb_alpha
+
+
+def evidence_alpha(X, y):
+    """The α the runs use: the evidence's, on the labeled rows (an edge choice accepted)."""
+    return choose_nb_alpha(X, y).acknowledge_edge("compared with the run's choice").value
 
 
 def test_class_posterior_is_the_sum_over_the_class_components_computed_by_hand():
@@ -68,13 +73,13 @@ def test_mem_run_nb_matches_scikit_learns_naive_bayes_with_the_chosen_alpha():
     X, topics, _ = topic_corpus(n_docs=300, n_words=30, n_topics=3, seed=2)
     X_test, topics_test, _ = topic_corpus(n_docs=90, n_words=30, n_topics=3, seed=5)
     out = cv.mem_run(X, topics, X_test, topics_test, positive=1, seed=0, n_positive=4,
-                     n_negative=12, grid=(1, 2), max_iter=3)
+                     n_negative=12, grid=(1, 2, 4), max_iter=3)
     y = cv.one_vs_rest_labels(topics, 1, 4, 12, seed=0)
-    alpha = choose_alpha(X, y).value
+    alpha = evidence_alpha(X, y)
     nb = MultinomialNB(alpha=alpha).fit(X[y != -1], y[y != -1])
     y_test = (topics_test == 1).astype(int)
     log_proba = nb.predict_log_proba(X_test)
-    assert out["alpha"] == alpha and out["k"] in (1, 2)
+    assert out["alpha"] == alpha and out["k"] in out["cv_grid"]
     assert out["NB_breakeven"] == pytest.approx(cv.breakeven(log_proba[:, 1] - log_proba[:, 0],
                                                              y_test))
     assert out["NB_accuracy"] == pytest.approx(100 * np.mean(nb.predict(X_test) == y_test))
@@ -82,6 +87,26 @@ def test_mem_run_nb_matches_scikit_learns_naive_bayes_with_the_chosen_alpha():
     assert out["EM_absorbed"].sum() == np.sum(
         SemiSupervisedNB(alpha=alpha, max_iter=3, random_state=0).fit(X, y)
         .predict(X[y == -1]) == 1)
+
+
+def test_mem_run_chooses_k_by_cv_interior_and_extends_past_a_winning_largest_k():
+    X, topics, _ = topic_corpus(n_docs=300, n_words=30, n_topics=3, seed=2)
+    X_test, topics_test, _ = topic_corpus(n_docs=90, n_words=30, n_topics=3, seed=5)
+    out = cv.mem_run(X, topics, X_test, topics_test, positive=1, seed=0, n_positive=4,
+                     n_negative=12, grid=(1, 2, 4), max_iter=3)
+    y = cv.one_vs_rest_labels(topics, 1, 4, 12, seed=0)
+    template = SemiSupervisedNB(alpha=out["alpha"], max_iter=3, record="summary",
+                                random_state=0)
+    choice = choose_by_cv_interior(template, "n_components", (1, 2, 4), X, y,
+                                   kind="n_components", semi_supervised=True, random_state=0)
+    grid = out["cv_grid"].tolist()
+    assert grid == [c["n_components"] for c in choice.candidates]
+    assert out["k"] == choice.params["n_components"] == grid[int(np.argmax(out["cv_scores"]))]
+    # interior, or at a bound of the kind (1 or 128) and recorded as such
+    assert out["k_at_bound"] == float(out["k"] in (grid[0], grid[-1]))
+    assert not out["k_at_bound"] or out["k"] in (1, 128)
+    if grid[-1] > 4:  # extended: 4 won the given grid, so doubling went on past it
+        assert grid[-1] == 2 * grid[-2]
 
 
 def test_cotraining_run_errors_and_picks_against_hand_fits():
@@ -94,7 +119,7 @@ def test_cotraining_run_errors_and_picks_against_hand_fits():
                                               [.5, 2, 1])).astype(float) + 1.0)  # no empty page
     out = cv.cotraining_run(page, link, target, seed=1, max_iter=4)
     train, test, y = cv.cotraining_split(target, 1)
-    alpha = choose_alpha(page[train], y).value
+    alpha = evidence_alpha(page[train], y)
     nb = MultinomialNB(alpha=alpha).fit(page[train][y != -1], y[y != -1])
     assert out["supervised_page"] == pytest.approx(100 * np.mean(nb.predict(page[test])
                                                                  != target[test]))
@@ -173,14 +198,14 @@ def test_cotraining_run_with_the_trained_vocabulary_fits_each_nb_on_its_rows_wor
     labeled = train[y != -1]
     seen = np.flatnonzero(np.asarray(link[labeled].sum(axis=0)).ravel() > 0)
     assert len(seen) < 60  # some link words no labeled page holds
-    alpha = choose_alpha(link[train][:, seen], y).value
+    alpha = evidence_alpha(link[train][:, seen], y)
     nb = MultinomialNB(alpha=alpha).fit(link[labeled][:, seen], y[y != -1])
     out = cv.cotraining_run(page, link, target, seed=2, max_iter=2)
     assert out["alpha_link"] == alpha
     assert out["supervised_link"] == pytest.approx(
         100 * np.mean(nb.predict(link[test][:, seen]) != target[test]))
     plain = cv.cotraining_run(page, link, target, seed=2, max_iter=2, vocabulary="all")
-    alpha_all = choose_alpha(link[train], y).value
+    alpha_all = evidence_alpha(link[train], y)
     nb_all = MultinomialNB(alpha=alpha_all).fit(link[labeled], y[y != -1])
     assert plain["supervised_link"] == pytest.approx(
         100 * np.mean(nb_all.predict(link[test]) != target[test]))
@@ -197,7 +222,7 @@ def test_link_length_scales_every_pages_link_counts_before_fitting():
     dense = link.toarray()
     scaled = sp.csr_matrix(5 * dense / dense.sum(axis=1, keepdims=True))
     train, test, y = cv.cotraining_split(target, 0)
-    alpha = choose_alpha(scaled[train], y).value
+    alpha = evidence_alpha(scaled[train], y)
     nb = MultinomialNB(alpha=alpha).fit(scaled[train][y != -1], y[y != -1])
     assert out["supervised_link"] == pytest.approx(100 * np.mean(nb.predict(scaled[test])
                                                                  != target[test]))
@@ -213,3 +238,23 @@ def test_trained_vocabulary_nb_refuses_negative_counts_and_rows_without_words():
         TrainedVocabularyNB().fit(np.zeros((2, 3)), [0, 1])
     with pytest.raises(ValueError, match="alpha must be a finite number > 0"):
         TrainedVocabularyNB(alpha=0).fit(np.eye(2), [0, 1])
+
+
+def test_error_bar_labels_sit_above_their_highest_dot_inside_the_axis():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sslviz.plots.components_views import ERROR_BARS, plot_error_bars
+
+    names = [name for _, name, _ in ERROR_BARS]
+    results = [{name: 5.0 + i + 20 * seed * (name == "co_link") for i, name in enumerate(names)}
+               for seed in range(4)]  # co_link's dots reach 66: the axis must grow
+    fig, ax = plt.subplots()
+    plot_error_bars(ax, results, title="t")
+    for text, line, name in zip(ax.texts, ax.lines, names, strict=True):
+        dots = line.get_ydata()
+        assert text.get_text() == f"{np.mean([r[name] for r in results]):.1f}"
+        assert np.max(dots) < text.get_position()[1] < ax.get_ylim()[1] - 3
+    plt.close(fig)

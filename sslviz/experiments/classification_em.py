@@ -3,13 +3,19 @@ Reuters sentence-extraction analog, a 2-D stepper, and NB-CEM vs NB-EM on bag-of
 
 Every model gets the same tuning budget, chosen on labeled rows only (:mod:`sslviz.tuning`):
 the supervised logistic regression's C by 3-fold CV on the labeled sentences, Logistic CEM's C by
-3-fold CV whose folds also train on every unlabeled sentence, the Gaussian models' covariance type
-the same way. The folds keep the sentences of a story together (a story's sentences are alike, so
-sentence-level folds would score a model on stories it trained on), and the score is the held-out
-log-likelihood of the labels (a proper score; average precision ignores the calibration that
-decides the C-step). Features are standardised with the training sentences' mean and spread (no
-labels used). Sentences are ranked by log-odds (``decision_function``). Each (fraction, seed) is
-one cached job of :func:`sslviz.experiments.runner.run_jobs`.
+3-fold CV whose folds also train on every unlabeled sentence (both by
+:func:`~sslviz.tuning.choose_by_cv_interior`, ``kind="C"``: the grid is extended by decades while
+the best C is an end of it), the Gaussian models' covariance type (categorical, no edge) the same
+way by :func:`~sslviz.tuning.choose_by_cv`; Kupiec's categorical NB's α like C (``kind="alpha"``),
+the bag-of-words NB's α by the evidence (:func:`~sslviz.tuning.choose_nb_alpha`). A choice that
+still stops at a bound of its kind is acknowledged (:data:`EDGE_REASON`) and recorded
+(``..._at_bound``), and the lecture states it. The folds keep the sentences of a story together
+(a story's sentences are alike, so sentence-level folds would score a model on stories it
+trained on), and the score is the held-out log-likelihood of the labels (a proper score for
+these probabilistic models; average precision ignores the calibration that decides the C-step).
+Features are standardised with the training sentences' mean and spread (no labels used).
+Sentences are ranked by log-odds (``decision_function``).
+Each (fraction, seed) is one cached job of :func:`sslviz.experiments.runner.run_jobs`.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from ..datasets.toy import make_rotated_clusters
 from ..em import SemiSupervisedNB
 from ..logistic_cem import LogisticCEM
 from ..splits import split_labeled
-from ..tuning import choose_alpha, choose_by_cv
+from ..tuning import choose_by_cv, choose_by_cv_interior, choose_nb_alpha
 from ..validation import check_choice
 from .runner import run_jobs
 
@@ -42,6 +48,23 @@ C_GRID = (0.01, 0.1, 1.0, 10.0)
 COVARIANCES = ("shared", "full", "diag")
 SCORING = "log-likelihood"  # sslviz.tuning's proper score (the default)
 CV = 3  # folds of every tuning; the same budget for every model
+KUPIEC_ALPHA_GRID = (0.1, 1.0, 10.0)
+EDGE_REASON = "the job records its edge choices (at_bound); the lecture states them"
+
+
+def _used(choice, result, name):
+    """The chosen value; an edge choice is acknowledged and ``result[name + "_at_bound"]`` set."""
+    result[f"{name}_at_bound"] = float(choice.at_bound)
+    if choice.at_bound:
+        choice = choice.acknowledge_edge(EDGE_REASON)
+    return choice.value
+
+
+def _choose_c(estimator, X, y, result, name, grid=None, **cv_kwargs):
+    """C by cross-validated held-out log-likelihood (the default proper score), kept interior."""
+    grid = C_GRID if grid is None else grid
+    return _used(choose_by_cv_interior(estimator, "C", grid, X, y, kind="C", **cv_kwargs),
+                 result, name)
 FIGURE1_MODELS = ("logistic", "logistic_cem", "gaussian", "gaussian_cem")
 TABLE1_MODELS = ("kupiec_nb", "gaussian_nb", "generative_shared", "generative_full", "logistic")
 PAPER_TABLE1 = {  # Amini & Gallinari (2002), Table 1, Reuters: (average precision, accuracy) %
@@ -77,9 +100,10 @@ def figure1_job(features, relevant, story, index, fraction, seed):
     semi = len(split.unlabeled) > 0
     sup = {"cv": CV, "random_state": seed, "groups": story[split.labeled]}
     cem = {"cv": CV, "random_state": seed, "groups": _train_stories(story, split)}
-    c_sup = choose_by_cv(LogisticRegression(), {"C": list(C_GRID)}, X_lab, y_lab, **sup).value
-    c_cem = choose_by_cv(LogisticCEM(record="summary"), {"C": list(C_GRID)}, X_train, y_semi,
-                         semi_supervised=True, **cem).value
+    edges = {}
+    c_sup = _choose_c(LogisticRegression(), X_lab, y_lab, edges, "logistic_C", **sup)
+    c_cem = _choose_c(LogisticCEM(record="summary"), X_train, y_semi, edges, "logistic_cem_C",
+                      semi_supervised=True, **cem)
     cov_sup = choose_by_cv(GaussianCEM(max_iter=0, record="summary"),
                            {"covariance": list(COVARIANCES)}, X_lab, y_lab, **sup).value
     cov_cem = choose_by_cv(GaussianCEM(record="summary"), {"covariance": list(COVARIANCES)},
@@ -94,7 +118,7 @@ def figure1_job(features, relevant, story, index, fraction, seed):
     result = {"lead_ap": average_precision(-index[test], relevant[test], story[test])[0],
               "logistic_C": c_sup, "logistic_cem_C": c_cem,
               "gaussian_covariance": COVARIANCES.index(cov_sup),
-              "gaussian_cem_covariance": COVARIANCES.index(cov_cem)}
+              "gaussian_cem_covariance": COVARIANCES.index(cov_cem), **edges}
     for name, model in models.items():
         result[f"{name}_ap"] = average_precision(model.decision_function(X[test]),
                                                  relevant[test], story[test])[0]
@@ -113,7 +137,7 @@ class Figure1:
     accuracy: dict
     positive_share: dict
     lead_ap: np.ndarray  # (n_seeds,): ranking by position does not depend on the labels
-    chosen: dict  # "logistic_C", "logistic_cem_C", ... -> (n_fractions, n_seeds)
+    chosen: dict  # "logistic_C", "logistic_cem_C", "logistic_C_at_bound", ... -> (n_fr., n_seeds)
 
     def at(self, fraction):
         """Row index of a recorded fraction."""
@@ -163,7 +187,8 @@ def figure1(corpus, *, threshold=0.5, fractions=FRACTIONS, seeds=(0, 1, 2, 3, 4)
         {m: table(f"{m}_positive_share") for m in FIGURE1_MODELS},
         table("lead_ap")[0],
         {k: table(k) for k in ("logistic_C", "logistic_cem_C", "gaussian_covariance",
-                               "gaussian_cem_covariance")})
+                               "gaussian_cem_covariance", "logistic_C_at_bound",
+                               "logistic_cem_C_at_bound")})
 
 
 def table1_job(features, relevant, story, index, seed):
@@ -176,10 +201,11 @@ def table1_job(features, relevant, story, index, seed):
         warnings.filterwarnings("ignore", message="Bins whose width are too small")
         binned = bins.fit(features[split.train]).transform(features).astype(int)
     folds = {"cv": CV, "random_state": seed, "groups": story[split.labeled]}
-    kupiec_alpha = choose_by_cv(CategoricalNB(min_categories=5), {"alpha": [0.1, 1.0, 10.0]},
-                                binned[split.labeled], y_lab, **folds).value
-    c_sup = choose_by_cv(LogisticRegression(), {"C": list(C_GRID)}, X_lab, y_lab,
-                         **folds).value
+    edges = {}
+    kupiec = choose_by_cv_interior(CategoricalNB(min_categories=5), "alpha", KUPIEC_ALPHA_GRID,
+                                   binned[split.labeled], y_lab, kind="alpha", **folds)
+    kupiec_alpha = _used(kupiec, edges, "kupiec_alpha")
+    c_sup = _choose_c(LogisticRegression(), X_lab, y_lab, edges, "logistic_C", **folds)
     models = {
         "kupiec_nb": (CategoricalNB(alpha=kupiec_alpha, min_categories=5), binned),
         "gaussian_nb": (GaussianNB(), X),
@@ -190,7 +216,8 @@ def table1_job(features, relevant, story, index, seed):
     result = {"lead_ap": average_precision(-index[test], relevant[test], story[test])[0],
               "lead_ap_all_k": average_precision(-index[test], relevant[test], story[test],
                                                  reading="all_k")[0],
-              "majority_accuracy": max(np.mean(relevant[test]), 1 - np.mean(relevant[test]))}
+              "majority_accuracy": max(np.mean(relevant[test]), 1 - np.mean(relevant[test])),
+              "kupiec_alpha": kupiec_alpha, "logistic_C": c_sup, **edges}
     for name, (model, data) in models.items():
         model.fit(data[split.labeled], y_lab)
         probability = model.predict_proba(data[test])[:, 1]
@@ -306,23 +333,26 @@ def tfidf_rows(X, fit_rows):
 
 
 def bow_job(X, y, test_rows, n_unlabeled, n_labeled, seed):
-    """NB, NB-EM, NB-CEM (α chosen on the labeled rows) and logistic regression on unit-length
-    tf-idf (idf from the training posts, C by CV log-likelihood on the labeled rows)."""
+    """NB, NB-EM, NB-CEM (α by the evidence on the labeled rows) and logistic regression on
+    unit-length tf-idf (idf from the training posts, C by CV log-likelihood on the labeled rows,
+    the grid kept interior; C = 1 with one labeled post per class, where no fold can be held
+    out)."""
     split = split_labeled(y, n_labeled, per_class=True, n_unlabeled=n_unlabeled,
                           test_rows=test_rows, random_state=seed)
     X_train, y_semi = X[split.train], split.semi_supervised_targets(y)
     X_lab, y_lab = X[split.labeled], y[split.labeled]
-    alpha = choose_alpha(X_lab, y_lab, random_state=seed).value
+    edges = {}
+    alpha = _used(choose_nb_alpha(X_lab, y_lab), edges, "alpha")
     T = tfidf_rows(X, split.train)
-    c_sup = (choose_by_cv(LogisticRegression(max_iter=1000), {"C": list(BOW_C_GRID)},
-                          T[split.labeled], y_lab, random_state=seed).value
+    c_sup = (_choose_c(LogisticRegression(max_iter=1000), T[split.labeled], y_lab, edges,
+                       "logistic_C", grid=BOW_C_GRID, random_state=seed)
              if n_labeled >= 2 else 1.0)
     models = {
         "nb": SemiSupervisedNB(alpha=alpha, max_iter=0, record="summary"),
         "nb_em": SemiSupervisedNB(alpha=alpha, assignment="soft", record="summary"),
         "nb_cem": SemiSupervisedNB(alpha=alpha, assignment="hard", record="summary"),
     }
-    result = {"alpha": alpha, "logistic_C": c_sup}
+    result = {"alpha": alpha, "logistic_C": c_sup, **edges}
     X_test, y_test = X[split.test], y[split.test]
     for name, model in models.items():
         result[f"{name}_accuracy"] = np.mean(model.fit(X_train, y_semi).predict(X_test) == y_test)
@@ -346,5 +376,6 @@ def bow_curves(X, y, *, sizes, seeds, test_rows, n_unlabeled, use_cache=True, n_
                        description="NB-CEM vs NB-EM")
     shape = (len(sizes), len(seeds))
     return {name: np.array([r[f"{name}_accuracy"] for r in results]).reshape(shape)
-            for name in BOW_MODELS} | {"alpha": np.array([r["alpha"] for r in results])
-                                       .reshape(shape)}
+            for name in BOW_MODELS} | {
+                name: np.array([r.get(name, 0.0) for r in results]).reshape(shape)
+                for name in ("alpha", "alpha_at_bound", "logistic_C", "logistic_C_at_bound")}

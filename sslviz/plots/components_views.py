@@ -56,15 +56,18 @@ def _rank_within_iteration(run):
 
 
 def plot_error_bars(ax, results, *, title):
-    """Mean test error of each classifier over the runs, one dot per run."""
+    """Mean test error of each classifier over the runs, one dot per run; each mean's label
+    sits above the bar's highest dot, so no dot covers it."""
     ax.clear()
+    highest = 0.0
     for x, (_, name, color) in enumerate(ERROR_BARS):
         errors = np.array([float(r[name]) for r in results])
         ax.bar(x, errors.mean(), color=color, alpha=0.35, width=0.6)
         ax.plot(np.full(len(errors), x), errors, "o", color=color)
-        ax.text(x + 0.06, errors.mean() + 1, f"{errors.mean():.1f}", ha="left", va="bottom")
+        ax.text(x, errors.max() + 2, f"{errors.mean():.1f}", ha="center", va="bottom")
+        highest = max(highest, errors.max())
     ax.set_xticks(range(len(ERROR_BARS)), [label for label, _, _ in ERROR_BARS], rotation=30)
-    ax.set_ylim(0, 70)
+    ax.set_ylim(0, max(70.0, highest + 10))
     ax.set_ylabel("test error (%)")
     ax.set_title(title)
     ax.grid(alpha=0.3, axis="y")
