@@ -29,7 +29,6 @@ from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 from sklearn.preprocessing import KBinsDiscretizer, StandardScaler
-from threadpoolctl import threadpool_limits
 
 from ..cache import data_digest
 from ..cem import GaussianCEM, decision_at_iteration
@@ -38,6 +37,7 @@ from ..datasets.toy import make_rotated_clusters
 from ..em import SemiSupervisedNB
 from ..logistic_cem import LogisticCEM
 from ..splits import split_labeled
+from ..threads import one_thread
 from ..tuning import choose_by_cv, choose_by_cv_interior, choose_nb_alpha
 from ..validation import check_choice
 from .runner import run_jobs
@@ -277,7 +277,7 @@ def extraction_refit(corpus, *, seeds=(0, 1, 2)):
         for seed in seeds:
             split, X = prepared(fraction, seed)
             y_semi = _semi_targets(relevant, split)
-            with threadpool_limits(1):
+            with one_thread():
                 cem = (LogisticCEM(C=setting) if model == "logistic"
                        else GaussianCEM(covariance=setting)).fit(X[split.train], y_semi)
             test = split.test
