@@ -25,16 +25,12 @@ looks in :func:`sslviz.paths.store_dir` (results of the lectures' long sweeps, s
 project by ``python -m sslviz.experiments store``), under the same file name and with the same
 key check. The store is read-only: a damaged stored entry is named in a warning and left in
 place, and the caller recomputes the result (into the user's cache).
-
-``SSLVIZ_CACHE_READS`` (a file name; used by ``experiments store --reuse``): every entry read
-from the user's cache is appended to it as ``kind/file name``, one per line.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 import warnings
 import zipfile
@@ -141,9 +137,7 @@ class ResultCache:
         path = self.path(key)
         if path.is_file():
             try:
-                arrays = _read_entry(path, self.full_key(key))
-                _note_read(self.kind, path.name)
-                return arrays
+                return _read_entry(path, self.full_key(key))
             except _DAMAGE as error:
                 warnings.warn(f"discarding damaged cache entry {path} ({error}); recomputing it",
                               CacheWarning, stacklevel=2)
@@ -213,14 +207,6 @@ class ResultCache:
 
 
 _DAMAGE = (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile, zlib.error)
-
-
-def _note_read(kind, name):
-    """Append ``kind/name`` to the file ``$SSLVIZ_CACHE_READS`` names, if it is set."""
-    log = os.environ.get("SSLVIZ_CACHE_READS")
-    if log:
-        with open(log, "a", encoding="utf-8") as handle:
-            handle.write(f"{kind}/{name}\n")
 
 
 def stored_key(path):

@@ -204,14 +204,3 @@ def test_run_jobs_parallel_equals_serial(cache):
     serial = run_jobs(square, jobs, kind="a", key=lambda j: j, n_jobs=1, progress=False)
     parallel = run_jobs(square, jobs, kind="b", key=lambda j: j, n_jobs=2, progress=False)
     assert [int(r["square"]) for r in serial] == [int(r["square"]) for r in parallel]
-
-
-def test_reads_from_the_users_cache_are_logged_when_asked(tmp_path, monkeypatch):
-    cache = ResultCache("demo", tmp_path / "cache", code="sslviz.em", store="")
-    cache.save({"k": 1}, {"x": np.arange(2)})
-    log = tmp_path / "reads.txt"
-    assert cache.load({"k": 1}) is not None and not log.exists()  # not asked: nothing written
-    monkeypatch.setenv("SSLVIZ_CACHE_READS", str(log))
-    cache.load({"k": 1})
-    assert cache.load({"k": 2}) is None  # a miss is not a read
-    assert log.read_text(encoding="utf-8").splitlines() == [f"demo/{cache.path({'k': 1}).name}"]
