@@ -157,8 +157,9 @@ def test_width_study_measures_each_criterions_regret_against_the_test_best_width
         np.testing.assert_allclose(study.table[f"{method}_chosen_error"][..., -1], rule)
         assert np.all(study.table[f"{method}_chosen"][..., -1] == 1.0)
         mean = study.regret(method).mean(axis=(0, 1))
-        assert study.supported(method) == tuple(
+        assert kx.supported_criteria([study], method) == tuple(
             c for c, r in zip(kx.STUDY_CRITERIA, mean, strict=True) if r == mean.min())
+        np.testing.assert_allclose(kx.pooled_regret([study, study], method), mean)
     lines = kx.format_width_study(study).splitlines()
     assert len(lines) == 2 + 2 * len(kx.STUDY_CRITERIA) and "L=12" in lines[1]
 
