@@ -6,7 +6,8 @@ dispatches; each lecture's experiments parse their own options in a ``main(argv)
 [width-study]`` (lecture 08, :func:`sslviz.experiments.kernel_expansion.main`); ``hybrid
 table|perplexity`` (lecture 09, :func:`sslviz.experiments.hybrid_studies.main`); ``alpha-study``
 (which criterion chooses NB's α, :func:`sslviz.experiments.model_selection.main`); ``store
-[NOTEBOOK ...]`` (the results of the lectures' long sweeps kept with the project, :mod:`sslviz.experiments.store`).
+[NOTEBOOK ...]`` (the results of the lectures' long sweeps kept with the project,
+:mod:`sslviz.experiments.store`).
 
 Every command takes ``--scheduler ADDRESS`` (e.g. ``tcp://host:8786``): its jobs then run on that
 Dask cluster (:func:`sslviz.experiments.runner.use_scheduler`; ``pip install sslviz[cluster]``),
