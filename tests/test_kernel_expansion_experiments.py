@@ -302,6 +302,10 @@ def test_learning_curves_run_only_the_methods_asked_and_share_the_svm():
     # the SVM is one job per draw whatever the width: the direct computation agrees
     direct = kx.svm_result(X, y, 6, 1, candidates=np.arange(80), test=np.arange(80))
     assert float(direct["svm_error"]) == full.errors("svm")[0, 1]
+    choice = kx.choose_svm_c(X[draw_labeled(y, np.arange(80), 6, 1)],
+                             y[draw_labeled(y, np.arange(80), 6, 1)], random_state=1)
+    assert float(direct["svm_C"]) == choice.params["C"]
+    assert bool(direct["svm_C_at_bound"]) == choice.at_bound
     # and draw_result on the shared distances equals draw_result computing them itself
     shared = draw_result(X, y, 6, 1, candidates=np.arange(80), test=np.arange(80),
                          sq=squared_distances(X, X))
