@@ -57,7 +57,7 @@ CASES = [
     ("experiments", ["fisher-table", "--methods", "svm++"], "invalid choice"),
     ("experiments", ["kernel-expansion", "splice", "--n-jobs", "0"], "got 0"),
     ("experiments", ["kernel-expansion", "--seeds", "-3"], "a seed must be an integer"),
-    ("experiments", ["kernel-expansion", "retina"], "splice and/or leukemia"),
+    ("experiments", ["kernel-expansion", "retina"], "splice, leukemia and/or width-study"),
     ("experiments", ["hybrid", "table", "--seeds", "-1"], "a seed must be an integer"),
     ("experiments", ["hybrid", "table", "--sizes", "0"], "--sizes must be positive"),
     ("experiments", ["hybrid", "table", "--n-jobs", "0"], "got 0"),

@@ -64,21 +64,104 @@ def test_draw_result_reports_every_method_and_med_convergence():
     assert float(result["med_gap"]) >= -1e-9
 
 
-def test_choose_width_factor_scores_the_grid_on_labeled_folds():
+def _direct_held_out_f(X, y, labeled, method, factor, seed):
+    """f(x) of every held-out labeled row, fold by fold, computed from the points themselves."""
+    from sslviz.kernel_expansion import fit_em, fit_med, kernel_width, membership
+    from sslviz.tuning import labeled_folds
+
+    targets = np.full(len(y), -1)
+    targets[labeled] = y[labeled]
+    f, held = [], []
+    for train, held_out in labeled_folds(targets, 3, random_state=seed, include_unlabeled=True):
+        fold_labeled = train[targets[train] != -1]
+        sigma = factor * kernel_width(X[fold_labeled], y[fold_labeled])
+        fit = fit_em if method == "em" else fit_med
+        found = fit(membership(X[fold_labeled], X[train], sigma), y[fold_labeled], 2)
+        f.append(membership(X[held_out], X[train], sigma) @ found.weights[0])
+        held.append(y[held_out])
+    return np.concatenate(f), np.concatenate(held)
+
+
+@pytest.mark.parametrize(("method", "criterion"), [("em", "log_likelihood"), ("med", "hinge"),
+                                                   ("em", "balanced_accuracy")])
+def test_choose_width_factor_is_interior_on_the_direct_scores_of_the_same_folds(method,
+                                                                               criterion):
+    from sklearn.metrics import balanced_accuracy_score, hinge_loss, log_loss
+
     X, y = two_clusters(seed=1)
+    X = X + np.random.default_rng(5).normal(scale=1.2, size=X.shape)  # overlapping clusters
     labeled = draw_labeled(y, np.arange(80), 20, seed=0)
-    choice = choose_width_factor(squared_distances(X, X), y, labeled, "em", seed=0)
-    assert choice.value in kx.WIDTH_FACTORS and len(choice.scores) == len(kx.WIDTH_FACTORS)
-    assert np.all(choice.scores <= 0) and "log-likelihood" in choice.criterion  # log P(y|x)
-    assert choice.scores[kx.WIDTH_FACTORS.index(choice.value)] == choice.scores.max()
-    med = choose_width_factor(squared_distances(X, X), y, labeled, "med", seed=0)
-    assert np.all(med.scores <= 0) and np.all(med.scores >= -2) and "hinge" in med.criterion
-    assert med.scores[kx.WIDTH_FACTORS.index(med.value)] == med.scores.max()
+    choice = choose_width_factor(squared_distances(X, X), y, labeled, method, seed=0,
+                                 criterion=criterion)
+    factors = [c["width_factor"] for c in choice.candidates]
+    assert set(kx.WIDTH_FACTORS) <= set(factors) and factors == sorted(factors)
+    direct = []
+    for factor in factors:
+        f, held = _direct_held_out_f(X, y, labeled, method, factor, seed=0)
+        proba = np.clip(np.column_stack([1 - f, 1 + f]) / 2, 1e-15, 1.0)
+        direct.append({"log_likelihood": -log_loss(held, proba),
+                       "hinge": -hinge_loss(held, f),
+                       "balanced_accuracy": balanced_accuracy_score(held, (f > 0).astype(int))
+                       }[criterion])
+    np.testing.assert_allclose(choice.scores, direct, rtol=1e-6, atol=1e-9)
+    best = int(np.argmax(direct))
+    if not choice.at_bound:  # the best of the extended grid, inside it
+        assert 0 < factors.index(choice.value) < len(factors) - 1
+        assert np.isclose(direct[best], direct[factors.index(choice.value)])
+    else:  # only at a documented bound of a width
+        assert choice.params["width_factor"] in (1e-3, 1e3) and "bound" in choice.edge_message
+    assert kx.WIDTH_CRITERIA[criterion] in choice.criterion
+
+
+def test_choose_width_factor_keeps_the_rule_with_one_label_and_names_bad_criteria():
+    X, y = two_clusters(seed=1)
+    sq = squared_distances(X, X)
     one_each = draw_labeled(y, np.arange(80), 2, seed=0)
-    assert choose_width_factor(squared_distances(X, X), y, one_each, "med").value == 1.0
-    # the rule is kept with one label per class even on a grid without the factor 1
-    assert choose_width_factor(squared_distances(X, X), y, one_each, "em",
-                               factors=(2.0, 0.5)).value == 1.0
+    for method in ("em", "med"):
+        kept = choose_width_factor(sq, y, one_each, method, criterion="hinge")
+        assert kept.value == 1.0 and not kept.at_bound
+    with pytest.raises(ValueError, match="criterion must be one of"):
+        choose_width_factor(sq, y, draw_labeled(y, np.arange(80), 20, seed=0), "em",
+                            criterion="evidence")
+    assert choose_width_factor(sq, y, one_each, "med", criterion="rule").value == 1.0
+
+
+def test_an_edge_width_is_refused_under_strict_claims_and_recorded_by_a_job(monkeypatch):
+    from sslviz.claims import EdgeNotAcknowledged
+    from sslviz.tuning import Choice
+
+    monkeypatch.setenv("SSLVIZ_STRICT_CLAIMS", "1")
+    edge = Choice({"width_factor": 0.35}, [{"width_factor": f} for f in kx.WIDTH_FACTORS],
+                  np.arange(4.0), "hand-built")
+    assert edge.at_bound
+    with pytest.raises(EdgeNotAcknowledged, match="width_factor = 0.35 is the smallest"):
+        _ = edge.value
+    X, y = two_clusters(seed=1)
+    monkeypatch.setattr(kx, "choose_width_factor", lambda *a, **k: edge)
+    result = draw_result(X, y, 20, 0, candidates=np.arange(80), test=np.arange(80), width="cv",
+                         methods=("em",))
+    assert bool(result["em_at_bound"]) and float(result["em_factor"]) == 0.35
+
+
+def test_width_study_measures_each_criterions_regret_against_the_test_best_width():
+    X, y = two_clusters(60, seed=2)
+    X = X + np.random.default_rng(1).normal(scale=1.0, size=X.shape)
+    study = kx.width_study(X, y, sizes=[12], seeds=[0, 1], factors=(2.0, 1.0, 0.5, 0.25),
+                           progress=False)
+    for method in ("em", "med"):
+        regret = study.regret(method)
+        assert regret.shape == (1, 2, len(kx.STUDY_CRITERIA)) and np.all(regret >= 0)
+        # the rule's column is the learning curve at the rule's width, on the same draws
+        rule = learning_curves(X, y, sizes=[12], seeds=[0, 1], methods=(method,),
+                               progress=False).errors(method)
+        np.testing.assert_allclose(study.table[f"{method}_chosen_error"][..., -1], rule)
+        assert np.all(study.table[f"{method}_chosen"][..., -1] == 1.0)
+        mean = study.regret(method).mean(axis=(0, 1))
+        assert kx.supported_criteria([study], method) == tuple(
+            c for c, r in zip(kx.STUDY_CRITERIA, mean, strict=True) if r == mean.min())
+        np.testing.assert_allclose(kx.pooled_regret([study, study], method), mean)
+    lines = kx.format_width_study(study).splitlines()
+    assert len(lines) == 2 + 2 * len(kx.STUDY_CRITERIA) and "L=12" in lines[1]
 
 
 def test_a_fixed_width_factor_is_the_rule_scaled_for_both_methods():
@@ -87,11 +170,12 @@ def test_a_fixed_width_factor_is_the_rule_scaled_for_both_methods():
     rule = learning_curves(X, y, width="rule", **options)
     same = learning_curves(X, y, width=1.0, **options)
     half = learning_curves(X, y, width=0.5, **options)
-    only_half = learning_curves(X, y, width="cv", factors=(0.5,), **options)
+    chosen = learning_curves(X, y, width="cv", **options)  # the default criteria
     for m in ("em", "med"):
         np.testing.assert_array_equal(same.errors(m), rule.errors(m))
-        np.testing.assert_array_equal(only_half.errors(m), half.errors(m))
         assert np.all(half.table[f"{m}_factor"] == 0.5)
+    np.testing.assert_array_equal(chosen.errors("em"), rule.errors("em"))  # EM keeps the rule
+    assert np.all(chosen.table["em_factor"] == 1.0) and "med_at_bound" in chosen.table
     for bad in ("wide", 0, -1.0, True, float("nan")):
         with pytest.raises(ValueError, match="width must be 'rule', 'cv' or a factor > 0"):
             learning_curves(X, y, width=bad, **options)
@@ -185,18 +269,21 @@ def test_semilog_explorer_toggles_the_asymptote():
     assert_exports(explorer)
 
 
-def test_choose_svm_c_matches_choose_by_cv():
+def test_choose_svm_c_matches_choose_by_cv_interior():
     from sklearn.svm import LinearSVC
 
-    from sslviz.tuning import choose_by_cv
+    from sslviz.tuning import MARGIN_SCORING, NEG_HINGE_LOSS, choose_by_cv_interior
 
     X, y = two_clusters(40, seed=3)
     X = X + np.random.default_rng(0).normal(scale=1.5, size=X.shape)  # not separable: C matters
     fast = kx.choose_svm_c(X, y, random_state=2)
-    slow = choose_by_cv(LinearSVC(max_iter=20_000, random_state=0), {"C": list(kx.SVM_C_GRID)},
-                        X, y, random_state=2)
+    slow = choose_by_cv_interior(LinearSVC(max_iter=20_000, random_state=0), "C",
+                                 kx.SVM_C_GRID, X, y, kind="C", scoring=MARGIN_SCORING,
+                                 tie_break=NEG_HINGE_LOSS, random_state=2)
     assert fast.params == slow.params and fast.candidates == slow.candidates
+    assert fast.extended == slow.extended and fast.at_bound == slow.at_bound
     np.testing.assert_allclose(fast.scores, slow.scores)
+    assert fast.criterion == slow.criterion
 
 
 def test_learning_curves_run_only_the_methods_asked_and_share_the_svm():
@@ -215,6 +302,10 @@ def test_learning_curves_run_only_the_methods_asked_and_share_the_svm():
     # the SVM is one job per draw whatever the width: the direct computation agrees
     direct = kx.svm_result(X, y, 6, 1, candidates=np.arange(80), test=np.arange(80))
     assert float(direct["svm_error"]) == full.errors("svm")[0, 1]
+    choice = kx.choose_svm_c(X[draw_labeled(y, np.arange(80), 6, 1)],
+                             y[draw_labeled(y, np.arange(80), 6, 1)], random_state=1)
+    assert float(direct["svm_C"]) == choice.params["C"]
+    assert bool(direct["svm_C_at_bound"]) == choice.at_bound
     # and draw_result on the shared distances equals draw_result computing them itself
     shared = draw_result(X, y, 6, 1, candidates=np.arange(80), test=np.arange(80),
                          sq=squared_distances(X, X))
@@ -226,7 +317,7 @@ def test_paper_scale_command_refuses_unknown_figures(capsys):
     with pytest.raises(SystemExit) as stop:
         kx.main(["figure3"])
     assert stop.value.code == 2
-    assert "figures must be splice and/or leukemia" in capsys.readouterr().err
+    assert "figures must be splice, leukemia and/or width-study" in capsys.readouterr().err
 
 
 def test_toy_pictures_equal_the_expansion_computed_point_by_point():

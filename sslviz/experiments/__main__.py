@@ -2,11 +2,12 @@
 dispatches; each lecture's experiments parse their own options in a ``main(argv)``:
 
 ``fisher table|figure`` (also ``fisher-table``, ``fisher-figure``; lecture 06,
-:func:`sslviz.experiments.fisher_command.main`); ``kernel-expansion [splice] [leukemia]``
-(lecture 08, :func:`sslviz.experiments.kernel_expansion.main`); ``hybrid table|perplexity``
-(lecture 09, :func:`sslviz.experiments.hybrid_studies.main`); ``alpha-study`` (which criterion
-chooses NB's α, :func:`sslviz.experiments.model_selection.main`); ``store [NOTEBOOK ...]`` (the
-results of the lectures' long sweeps kept with the project, :mod:`sslviz.experiments.store`).
+:func:`sslviz.experiments.fisher_command.main`); ``kernel-expansion [splice] [leukemia]
+[width-study]`` (lecture 08, :func:`sslviz.experiments.kernel_expansion.main`); ``hybrid
+table|perplexity`` (lecture 09, :func:`sslviz.experiments.hybrid_studies.main`); ``alpha-study``
+(which criterion chooses NB's α, :func:`sslviz.experiments.model_selection.main`); ``store
+[NOTEBOOK ...]`` (the results of the lectures' long sweeps kept with the project,
+:mod:`sslviz.experiments.store`).
 
 Every command takes ``--scheduler ADDRESS`` (e.g. ``tcp://host:8786``): its jobs then run on that
 Dask cluster (:func:`sslviz.experiments.runner.use_scheduler`; ``pip install sslviz[cluster]``),
@@ -63,9 +64,9 @@ def _parser():
         prog="python -m sslviz.experiments",
         description="Paper-scale experiments, cached per job (an interrupted run resumes). "
         "fisher table|figure: Table 1 / Figure 1 of Takamura & Okumura (lecture 06); "
-        "kernel-expansion: Szummer & Jaakkola's experiments (lecture 08); hybrid "
-        "table|perplexity: Tables 1-3 / Figure 2 of Fujino et al. (lecture 09); alpha-study: "
-        "which criterion should choose NB's alpha; store: the "
+        "kernel-expansion: Szummer & Jaakkola's experiments and the width study (lecture 08); "
+        "hybrid table|perplexity: Tables 1-3 / Figure 2 of Fujino et al. (lecture 09); "
+        "alpha-study: which criterion should choose NB's alpha; store: the "
         "lectures' long sweeps, kept in sslviz/stored_results/cache. Every command "
         "takes --scheduler ADDRESS (a Dask cluster).")
     parser.add_argument("command", choices=[*COMMANDS, *ALIASES],
