@@ -5,12 +5,12 @@ nbconvert and the template in ``site/templates/sslviz`` into ``OUT`` (default ``
 notebooks are not executed: the pages show the outputs committed by ``sslviz execute``. MathJax
 comes from the ``sphinx-mathjax-offline`` package and is copied into the site, so neither the build
 nor a reader needs the internet. The site is built in a temporary folder beside ``OUT`` and moved
-in place at the end.
+in place at the end. ``OUT`` must be new, empty or an earlier site (its
+:data:`sslviz.cli.OUTPUT_MARKER`): the build never replaces a folder it did not make.
 """
 
 from __future__ import annotations
 
-import argparse
 import copy
 import html
 import importlib.metadata
@@ -22,6 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from sslviz import cli
 from sslviz.hosted import REPOSITORY
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,6 +33,7 @@ INSTALL_HINT = "install the site tools with `pip install -e '.[site]'` (`python3
 MATHJAX_SCRIPT = "tex-chtml-full.js"
 MATHJAX_FONTS = Path("output", "chtml", "fonts", "woff-v2")  # loaded by the script
 TITLE = re.compile(r"^#\s+(.*)$", re.MULTILINE)
+COMMAND = "python -m sslviz.site"
 
 
 class SiteError(Exception):
@@ -131,13 +133,21 @@ def render(paths, out, binder=None):
 
 
 def build(out=ROOT / "build" / "site", notebooks=None, binder=None):
-    """Build the site into ``out`` atomically (a temporary folder beside it, then a rename)."""
-    out = Path(out).resolve()
+    """Build the site into ``out`` atomically (a temporary folder beside it, then a rename).
+
+    ``out`` must be new, empty or an earlier site (:func:`sslviz.cli.check_output_folder`), and
+    hold none of the notebooks; both are checked before anything is rendered."""
     paths = [Path(p) for p in notebooks] if notebooks else lectures()
+    out = cli.check_output_folder(out, command=COMMAND, option="OUT", replaced=True).resolve()
+    inside = [str(p) for p in paths if out in p.resolve().parents]
+    if inside:
+        raise cli.UsageError(f"OUT {out} holds the notebook {inside[0]}, which the build would "
+                             "remove: name another folder")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         entries = render(paths, tmp, binder)
+        cli.mark_output_folder(tmp, COMMAND)
         os.chmod(tmp, 0o755)
         old = out.with_name(f".{out.name}.old")
         shutil.rmtree(old, ignore_errors=True)
@@ -154,9 +164,9 @@ def build(out=ROOT / "build" / "site", notebooks=None, binder=None):
 _REPOSITORY = REPOSITORY.removeprefix("https://github.com/")  # where sslviz is published
 
 
+@cli.command
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sslviz.site",
-                                     description=__doc__.split("\n")[0])
+    parser = cli.Parser(prog=COMMAND, description=__doc__.split("\n")[0])
     parser.add_argument("out", nargs="?", default=str(ROOT / "build" / "site"),
                         help="output folder (default: build/site)")
     parser.add_argument("--notebooks", nargs="+", metavar="NOTEBOOK",
@@ -166,11 +176,7 @@ def main(argv=None) -> int:
                         "(default: $SSLVIZ_BINDER_REPO, else where sslviz is published: "
                         f"{_REPOSITORY})")
     args = parser.parse_args(argv)
-    try:
-        entries = build(args.out, args.notebooks, args.binder)
-    except SiteError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    entries = build(args.out, args.notebooks, args.binder)  # a SiteError: one line, exit 2
     print(f"{len(entries)} lectures written to {Path(args.out).resolve()}/index.html")
     return 0
 
