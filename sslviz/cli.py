@@ -199,15 +199,17 @@ def _made_by(folder, command):
         return False
 
 
-def check_output_folder(folder, *, command, option="--out", replaced=False):
+def check_output_folder(folder, *, command, option="--out", replaced=False, earlier=None):
     """Refuse an output folder ``command`` may not write into; returns it as a ``Path``.
 
     The folder must be new, empty, or the command's own earlier output (its
-    :data:`OUTPUT_MARKER`); it must be writable (:func:`writable_folder`). ``replaced``: the
-    command replaces the whole folder, so the working folder and its parents are refused too.
+    :data:`OUTPUT_MARKER`, or ``earlier(folder)`` true: output made before the marker existed);
+    it must be writable (:func:`writable_folder`). ``replaced``: the command replaces the whole
+    folder, so the working folder and its parents are refused too.
     """
     folder = writable_folder(folder, option=option)  # also refuses a file
-    if folder.is_dir() and any(folder.iterdir()) and not _made_by(folder, command):
+    if folder.is_dir() and any(folder.iterdir()) and not (
+            _made_by(folder, command) or (earlier is not None and earlier(folder))):
         raise UsageError(f"{option} {folder} holds files `{command}` did not write (it has no "
                          f"{OUTPUT_MARKER} of `{command}`), and a command never replaces what it "
                          "did not make: name a new or empty folder")

@@ -138,7 +138,8 @@ def build(out=ROOT / "build" / "site", notebooks=None, binder=None):
     ``out`` must be new, empty or an earlier site (:func:`sslviz.cli.check_output_folder`), and
     hold none of the notebooks; both are checked before anything is rendered."""
     paths = [Path(p) for p in notebooks] if notebooks else lectures()
-    out = cli.check_output_folder(out, command=COMMAND, option="OUT", replaced=True).resolve()
+    out = cli.check_output_folder(out, command=COMMAND, option="OUT", replaced=True,
+                                  earlier=_earlier_site).resolve()
     inside = [str(p) for p in paths if out in p.resolve().parents]
     if inside:
         raise cli.UsageError(f"OUT {out} holds the notebook {inside[0]}, which the build would "
@@ -159,6 +160,20 @@ def build(out=ROOT / "build" / "site", notebooks=None, binder=None):
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return entries
+
+
+def _earlier_site(folder):
+    """True for a site built before the output marker: only the files a build makes, with this
+    module's contents page."""
+    names = {path.name for path in Path(folder).iterdir()}
+    try:
+        index = (Path(folder) / "index.html").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return ({"index.html", "lectures.json", "mathjax"} <= names
+            and all(name.endswith(".html") or name in ("lectures.json", "mathjax")
+                    for name in names)
+            and '<ol class="sslviz-contents">' in index)
 
 
 _REPOSITORY = REPOSITORY.removeprefix("https://github.com/")  # where sslviz is published

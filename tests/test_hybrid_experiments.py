@@ -399,7 +399,9 @@ def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cach
         entry.unlink()
     H.hybrid_table(corpus, sizes=[8], seeds=[1], progress=False)  # it runs one set again
     again = R.write_results([corpus], path, seeds=[0, 1])
-    assert again["corpora"] == full["corpora"]  # set 0 kept from the file, set 1 recomputed
+    cell, before = again["corpora"]["webkb"]["sizes"]["8"], full["corpora"]["webkb"]["sizes"]["8"]
+    assert cell["seeds"] == before["seeds"] and cell["accuracy"] == before["accuracy"]
+    assert cell["cpu_seconds"][0] == before["cpu_seconds"][0]  # set 0 kept from the file
     assert R.read_results(path) == again
 
     stale = {**full, "code": {"module": "sslviz.experiments.hybrid", "digest": "0" * 16}}

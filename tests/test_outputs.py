@@ -107,6 +107,25 @@ def test_site_replaces_its_own_earlier_build(tmp_path, monkeypatch, capsys):
     assert site.main([str(out), "--notebooks", *map(str, notebooks)]) == 2
 
 
+def test_site_recognises_a_build_made_before_the_marker(tmp_path, monkeypatch):
+    monkeypatch.setattr(site, "render", lambda paths, out, binder=None: [])
+    out = tmp_path / "site"
+    (out / "mathjax").mkdir(parents=True)
+    (out / "lectures.json").write_text("[]")
+    (out / "01_a.html").write_text("<html>")
+    (out / "index.html").write_text(site.contents_page([]))
+    notebooks = [str(lecture(tmp_path / "01_a.ipynb"))]
+    assert site.main([str(out), "--notebooks", *notebooks]) == 0
+    assert (out / cli.OUTPUT_MARKER).is_file()
+    os.remove(out / cli.OUTPUT_MARKER)
+    (out / "index.html").write_text(site.contents_page([]))
+    (out / "lectures.json").write_text("[]")
+    (out / "mathjax").mkdir()
+    (out / "notes.txt").write_text("mine")  # not a file a build makes
+    assert site.main([str(out), "--notebooks", *notebooks]) == 2
+    assert (out / "notes.txt").read_text() == "mine"
+
+
 def test_student_never_overwrites_a_lecture(tmp_path, capsys):
     notebooks = tmp_path / "notebooks"
     notebooks.mkdir()

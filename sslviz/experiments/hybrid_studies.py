@@ -376,7 +376,8 @@ def main(argv=None):
 
 def _check_outputs(args):
     """Refuse, before any slow work, a results file or README the command could not write."""
-    if args.command in ("summary", "table", "recheck"):
+    if args.command in ("summary", "recheck") or (args.command == "table"
+                                                  and not args.no_cache):
         cli.writable_file(RESULTS_FILE, option="the results file")
     if args.readme:
         check_readme(args.readme)
