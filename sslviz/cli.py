@@ -304,17 +304,26 @@ PATH_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EEXIST
 
 
 def is_user_error(error):
-    """True for one of :func:`user_errors` and for an OS error about a path (one that names a
-    file, or a missing, unwritable or full place); anything else is a bug."""
-    return isinstance(error, user_errors()) or (isinstance(error, OSError) and (
-        error.filename is not None or error.errno in PATH_ERRNOS))
+    """True for one of :func:`user_errors`, for an OS error about a path (one that names a file,
+    or a missing, unwritable or full place) and for a network the user named that does not
+    answer (refused, reset, timed out); anything else is a bug."""
+    return isinstance(error, (*user_errors(), ConnectionError, TimeoutError)) or (
+        isinstance(error, OSError) and (error.filename is not None
+                                        or error.errno in PATH_ERRNOS))
 
 
-def _report_bug():
+def _report_bug(error):
+    """Say once (a command called by a command sees the error twice) where to report ``error``."""
     from sslviz.hosted import REPOSITORY
 
+    if getattr(error, "_sslviz_reported", False):
+        return
     repository = REPOSITORY.removeprefix("https://github.com/")
     print(REPORT_BUG.format(repository=repository), file=sys.stderr)
+    try:
+        error._sslviz_reported = True
+    except AttributeError:  # an exception type without a __dict__: said twice at worst
+        pass
 
 
 def one_line(error):
@@ -338,7 +347,7 @@ def command(main):
             return main([arg for arg in argv if arg != DEBUG_FLAG])
         except Exception as error:
             if not is_user_error(error):
-                _report_bug()
+                _report_bug(error)
                 raise
             if debug:
                 raise

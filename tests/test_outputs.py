@@ -379,12 +379,23 @@ def test_a_bug_keeps_its_traceback_and_says_how_to_report_it(capsys, error):
     assert "bug in sslviz" in err and "/issues" in err and "--debug" not in err
 
 
+def test_a_bug_in_a_command_called_by_a_command_is_reported_once(capsys):
+    @cli.command
+    def outer(argv):
+        return _failing(argv)
+
+    with pytest.raises(ValueError, match="bad index"):
+        outer([ValueError("bad index")])
+    assert capsys.readouterr().err.count("bug in sslviz") == 1
+
+
 @pytest.mark.parametrize("error, message", [
     (cli.UsageError("--out is empty"), "error: --out is empty"),
     (FileNotFoundError(2, "No such file or directory", "/home/u/x.ipynb"),
      "error: [Errno 2] No such file or directory: '/home/u/x.ipynb'"),
     (site.SiteError("nbconvert is not installed"), "error: nbconvert is not installed"),
     (OSError(28, "No space left on device"), "error: [Errno 28] No space left on device"),
+    (ConnectionRefusedError(111, "Connection refused"), "error: [Errno 111] Connection refused"),
 ])
 def test_the_projects_errors_and_path_errors_are_one_line(capsys, error, message):
     assert _failing([error]) == cli.EXIT_USAGE

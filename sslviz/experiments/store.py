@@ -15,7 +15,9 @@ computed), then keeps the entries of the kinds its :class:`sslviz.lectures.Lectu
 records them in ``MANIFEST.json`` (which lecture stored which file, and the code behind each
 kind: the computing module and its :func:`sslviz.code_digest.code_digest`, read from the entries'
 keys). ``--check`` runs the same computation and compares it with the store instead of writing:
-the stored numbers are what the code computes today.
+the stored numbers are what the code computes today; a stored entry that is damaged or missing is
+a difference too. The store folder and its manifest are checked (:func:`check_store`) before any
+lecture runs.
 
 Every entry's key holds the digest of the code that computed it, so an entry made by older code is
 never read. :func:`stale_kinds` compares the manifest's digests with today's sources, without
@@ -45,7 +47,7 @@ MAX_STORE_BYTES = 20_000_000  # the store lives in git: a test keeps it small
 MAX_ENTRY_BYTES = 300_000  # results, not data: a corpus's derivatives stay in the user's cache
 
 __all__ = ["MANIFEST", "MAX_ENTRY_BYTES", "MAX_STORE_BYTES", "STORED_KINDS", "check_notebook",
-           "main", "read_code", "read_manifest", "stale_kinds", "store_notebook"]
+           "check_store", "main", "read_code", "read_manifest", "stale_kinds", "store_notebook"]
 
 
 COMMAND = "python -m sslviz.experiments store"
