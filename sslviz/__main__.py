@@ -65,7 +65,6 @@ def _parser():
 def _student(args) -> int:
     from sslviz.solutions import write_student_versions
 
-    cli.writable_folder(args.out)
     for line in write_student_versions(args.notebooks, args.out):
         print(line)
     return 0
@@ -75,9 +74,10 @@ def _execute(args) -> int:
     from sslviz.deck import execute_in_place
     from sslviz.notebook_files import NotebookFailed
 
-    for path in cli.checked_notebooks(args.notebooks):  # each is written back: check first
+    paths = cli.check_distinct(cli.checked_notebooks(args.notebooks), what="notebooks")
+    for path in paths:  # each is written back: check first
         cli.writable_file(path, option="NOTEBOOK")
-    for path in args.notebooks:
+    for path in paths:
         try:
             execute_in_place(Path(path))
         except NotebookFailed as error:
@@ -85,6 +85,9 @@ def _execute(args) -> int:
             return 1
         print(f"executed {path}")
     return 0
+
+
+EXPORT_COMMAND = "python -m sslviz export-figures"
 
 
 def _check_formats(text):
@@ -100,8 +103,9 @@ def _export(args) -> int:
     from sslviz.notebook_files import NotebookFailed
 
     formats = _check_formats(args.formats)
-    cli.checked_notebooks(args.notebooks)
-    cli.writable_folder(args.out)
+    cli.check_distinct(cli.checked_notebooks(args.notebooks), what="notebooks")
+    cli.check_output_folder(args.out, command=EXPORT_COMMAND)
+    cli.mark_output_folder(args.out, EXPORT_COMMAND)
     preset = None if args.preset == "screen" else args.preset
     try:
         paths = export_figures(args.notebooks or None, args.out, preset=preset, formats=formats,
@@ -120,7 +124,8 @@ def _slides(args) -> int:
     from sslviz.deck import default_notebooks
     from sslviz.slides import slide_problems, update_notebooks
 
-    paths = cli.checked_notebooks(args.notebooks) or default_notebooks()
+    paths = cli.check_distinct(cli.checked_notebooks(args.notebooks) or default_notebooks(),
+                               what="notebooks")
     if not args.check:
         for path in paths:
             cli.writable_file(path, option="NOTEBOOK")

@@ -367,6 +367,15 @@ def _parser():
     return parser
 
 
+def _check_json(path, notebooks):
+    """Refuse a ``--json`` file that cannot be written or is one of the notebooks measured."""
+    if notebooks is None:
+        from .deck import default_notebooks
+
+        notebooks = default_notebooks()
+    cli.check_output_file(path, option="--json", inputs=notebooks)
+
+
 def _notebooks(args):
     import json
 
@@ -376,7 +385,7 @@ def _notebooks(args):
     cli.require_classroom("python -m sslviz.bench notebooks")
     notebooks = cli.checked_notebooks(args.notebooks) or None
     if args.json:
-        cli.writable_file(args.json, option="--json")
+        _check_json(args.json, notebooks)
     try:
         rows = bench_notebooks(notebooks, link_corpora=not args.cold_corpora,
                                use_store=not args.without_store)
@@ -397,7 +406,7 @@ def _explorers(args):
 
     notebooks = cli.checked_notebooks(args.notebooks) or None
     if args.json:
-        cli.writable_file(args.json, option="--json")
+        _check_json(args.json, notebooks)
     from .notebook_files import NotebookFailed, write_text
 
     try:

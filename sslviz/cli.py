@@ -7,15 +7,21 @@
   (:func:`positive_int`, :func:`seed`, :func:`n_jobs`, :func:`finite_float`, ...);
 * :func:`checked_notebook`, :func:`writable_file`, :func:`writable_folder`: files named on the
   command line, checked before a long run;
-* :func:`command`: a decorator for ``main(argv)`` that turns every error a user can cause
-  (missing or corrupt data, a bad notebook, an unwritable output, a refused value) into one line
-  on stderr and exit status 2; ``--debug`` shows the traceback instead.
+* the one rule of every command that writes -- it never removes or replaces what it did not make:
+  :func:`check_output_folder` (new, empty, or holding the command's own :data:`OUTPUT_MARKER`,
+  written by :func:`mark_output_folder`), :func:`check_output_file` (never one of the inputs) and
+  :func:`check_distinct` (two outputs never share a name), all called before any slow work;
+* :func:`command`: a decorator for ``main(argv)`` that turns the errors a user can cause (the
+  project's own error types, an OS error about a path) into one line on stderr and exit status 2;
+  ``--debug`` shows the traceback instead. Any other error is a bug: its traceback is kept and a
+  line says where to report it.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextvars
+import errno
 import functools
 import json
 import math
@@ -176,6 +182,80 @@ def writable_file(path, *, option):
     return path
 
 
+# -- the one rule of every command that writes -------------------------------------------------
+OUTPUT_MARKER = ".sslviz-output"
+"""The file a command writes into an output folder it made: ``made by: <command>``. A folder
+holding it (for that command) is the command's own earlier output, which it may replace."""
+
+
+def _marker_text(command):
+    return f"made by: {command}\n"
+
+
+def _made_by(folder, command):
+    try:
+        return (Path(folder) / OUTPUT_MARKER).read_text(encoding="utf-8") == _marker_text(command)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def check_output_folder(folder, *, command, option="--out", replaced=False, earlier=None):
+    """Refuse an output folder ``command`` may not write into; returns it as a ``Path``.
+
+    The folder must be new, empty, or the command's own earlier output (its
+    :data:`OUTPUT_MARKER`, or ``earlier(folder)`` true: output made before the marker existed);
+    it must be writable (:func:`writable_folder`). ``replaced``: the command replaces the whole
+    folder, so the working folder and its parents are refused too.
+    """
+    folder = writable_folder(folder, option=option)  # also refuses a file
+    if folder.is_dir() and any(folder.iterdir()) and not (
+            _made_by(folder, command) or (earlier is not None and earlier(folder))):
+        raise UsageError(f"{option} {folder} holds files `{command}` did not write (it has no "
+                         f"{OUTPUT_MARKER} of `{command}`), and a command never replaces what it "
+                         "did not make: name a new or empty folder")
+    if replaced and folder.resolve() in (Path.cwd().resolve(), *Path.cwd().resolve().parents):
+        raise UsageError(f"{option} {folder} holds the working folder, which `{command}` would "
+                         "replace: name a new folder (e.g. build/site)")
+    return folder
+
+
+def mark_output_folder(folder, command):
+    """Create ``folder`` if needed and write ``command``'s :data:`OUTPUT_MARKER` into it."""
+    from ._io import atomic_write
+
+    with atomic_write(Path(folder) / OUTPUT_MARKER, "w") as handle:
+        handle.write(_marker_text(command))
+
+
+def _same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return Path(a).absolute() == Path(b).absolute()
+
+
+def check_output_file(path, *, option, inputs=()):
+    """:func:`writable_file`, and refuse an output that is one of ``inputs`` (same file, also
+    through a link)."""
+    path = writable_file(path, option=option)
+    for source in inputs:
+        if _same_file(path, source):
+            raise UsageError(f"{option} {path} is one of the inputs ({source}); writing it "
+                             "would destroy that input: name another file")
+    return path
+
+
+def check_distinct(paths, *, what="outputs"):
+    """Refuse two of ``paths`` that are the same file (a path twice, or a link and its target)."""
+    paths = [Path(p) for p in paths]
+    for i, path in enumerate(paths):
+        for other in paths[:i]:
+            if _same_file(path, other):
+                raise UsageError(f"{other} and {path} are the same file: name each of the "
+                                 f"{what} once")
+    return paths
+
+
 # -- the classroom extras --------------------------------------------------------------------------
 CLASSROOM_MODULES = ("nbformat", "nbclient", "ipykernel", "ipywidgets")
 
@@ -198,13 +278,52 @@ def require_classroom(command):
 
 
 # -- the one error path ---------------------------------------------------------------------
+REPORT_BUG = ("this is a bug in sslviz, not something you did: please report it, with the "
+              "traceback that follows, at https://github.com/{repository}/issues")
+
+
 def user_errors():
-    """The exception types a user can cause and a command reports in one line."""
+    """The exception types a user can cause and a command reports in one line: the project's
+    own (a refused argument, missing or corrupt data, a notebook whose data is missing, a site
+    tool missing). An OS error about a path is the user's too (:func:`is_user_error`)."""
     from sslviz.datasets.verify import ChecksumMismatchError, DatasetMissingError
     from sslviz.paths import DataFolderError
+    from sslviz.site import SiteError
 
-    return (UsageError, DatasetMissingError, ChecksumMismatchError, DataFolderError, ValueError,
-            OSError)
+    errors = (UsageError, DatasetMissingError, ChecksumMismatchError, DataFolderError, SiteError)
+    if _installed("nbformat"):  # the classroom extra: notebooks whose data is missing
+        from sslviz.notebook_files import NotebookDataMissing
+
+        errors += (NotebookDataMissing,)
+    return errors
+
+
+#: OS errors about where the user reads or writes, even when they name no file.
+PATH_ERRNOS = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EEXIST, errno.EACCES,
+                         errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.ENAMETOOLONG})
+
+
+def is_user_error(error):
+    """True for one of :func:`user_errors`, for an OS error about a path (one that names a file,
+    or a missing, unwritable or full place) and for a network the user named that does not
+    answer (refused, reset, timed out); anything else is a bug."""
+    return isinstance(error, (*user_errors(), ConnectionError, TimeoutError)) or (
+        isinstance(error, OSError) and (error.filename is not None
+                                        or error.errno in PATH_ERRNOS))
+
+
+def _report_bug(error):
+    """Say once (a command called by a command sees the error twice) where to report ``error``."""
+    from sslviz.hosted import REPOSITORY
+
+    if getattr(error, "_sslviz_reported", False):
+        return
+    repository = REPOSITORY.removeprefix("https://github.com/")
+    print(REPORT_BUG.format(repository=repository), file=sys.stderr)
+    try:
+        error._sslviz_reported = True
+    except AttributeError:  # an exception type without a __dict__: said twice at worst
+        pass
 
 
 def one_line(error):
@@ -216,7 +335,8 @@ def one_line(error):
 def command(main):
     """Wrap ``main(argv) -> int``: user errors become one line on stderr and exit status 2.
 
-    ``--debug`` anywhere in ``argv`` re-raises them with their traceback instead.
+    ``--debug`` anywhere in ``argv`` re-raises them with their traceback instead. Any other
+    exception is a bug: it keeps its traceback, after a line saying where to report it.
     """
     @functools.wraps(main)
     def run(argv=None):
@@ -225,7 +345,10 @@ def command(main):
         token = _DEBUG.set(debug)
         try:
             return main([arg for arg in argv if arg != DEBUG_FLAG])
-        except user_errors() as error:
+        except Exception as error:
+            if not is_user_error(error):
+                _report_bug(error)
+                raise
             if debug:
                 raise
             print(f"error: {one_line(error)}", file=sys.stderr)

@@ -14,6 +14,7 @@ notebooks (about a minute each with a cold cache, less with a warm one).
 
 from __future__ import annotations
 
+import errno
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,8 +49,8 @@ def default_notebooks() -> list[Path]:
     """The lecture notebooks of this checkout (``<repo>/notebooks/*.ipynb``), in order."""
     folder = Path(__file__).resolve().parents[1] / "notebooks"
     if not folder.is_dir():
-        raise FileNotFoundError(
-            f"no notebooks folder at {folder}: name the notebooks to export on the command line")
+        raise FileNotFoundError(errno.ENOENT, "no notebooks folder (name the notebooks on the "
+                                "command line)", str(folder))
     return sorted(folder.glob("*.ipynb"))
 
 

@@ -10,7 +10,7 @@ benchmarks. So:
   a course server's other users can read it;
 * cells run in one loop (:func:`run_cells`): a fresh kernel started in the notebook's folder, as
   in JupyterLab, with the environment switched for the run only (:func:`environment`); a failing
-  cell raises :class:`NotebookFailed` naming the notebook and the cell, or
+  cell, or a kernel that dies, raises :class:`NotebookFailed` naming the notebook and the cell, or
   :class:`NotebookDataMissing` when a corpus is missing (the data layer's message says how to
   fetch it).
 
@@ -85,7 +85,7 @@ def run_cells(notebook, folder, *, timeout=1800, env=None, progress=None, name="
     code cells), then the end of the traceback, or only the exception (``brief``).
     """
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
+    from nbclient.exceptions import CellExecutionError, DeadKernelError
 
     code = [(i, cell) for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"]
     client = NotebookClient(notebook, timeout=timeout, kernel_name="python3",
@@ -100,10 +100,21 @@ def run_cells(notebook, folder, *, timeout=1800, env=None, progress=None, name="
                 client.execute_cell(cell, index)
             except CellExecutionError as error:
                 raise _failure(name, error, failure.format(n=n), brief) from None
+            except DeadKernelError:
+                raise NotebookFailed(f"{name}: the kernel died while running code cell {n} "
+                                     f"({_first_line(cell)}): a crash in compiled code, or the "
+                                     "out-of-memory killer; run that cell in JupyterLab to see "
+                                     "more") from None
             seconds.append(time.perf_counter() - start)
             if progress is not None:
                 progress.update(1)
     return seconds
+
+
+def _first_line(cell, width=60):
+    """The first non-blank line of a cell's source, shortened to ``width`` characters."""
+    line = next((line.strip() for line in cell.source.splitlines() if line.strip()), "")
+    return repr(line if len(line) <= width else line[:width - 1] + "…")
 
 
 def _failure(name, error, what, brief=False):

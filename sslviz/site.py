@@ -5,12 +5,12 @@ nbconvert and the template in ``site/templates/sslviz`` into ``OUT`` (default ``
 notebooks are not executed: the pages show the outputs committed by ``sslviz execute``. MathJax
 comes from the ``sphinx-mathjax-offline`` package and is copied into the site, so neither the build
 nor a reader needs the internet. The site is built in a temporary folder beside ``OUT`` and moved
-in place at the end.
+in place at the end. ``OUT`` must be new, empty or an earlier site (its
+:data:`sslviz.cli.OUTPUT_MARKER`): the build never replaces a folder it did not make.
 """
 
 from __future__ import annotations
 
-import argparse
 import copy
 import html
 import importlib.metadata
@@ -22,6 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from sslviz import cli
 from sslviz.hosted import REPOSITORY
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,6 +39,7 @@ LICENCE_NOTE = (
     "(adapt them with attribution); code: BSD-3-Clause. See LICENSE-CONTENT.md and LICENSE in "
     "the repository.</p>")
 """The licence line at the foot of every page of the site."""
+COMMAND = "python -m sslviz.site"
 
 
 class SiteError(Exception):
@@ -138,13 +140,22 @@ def render(paths, out, binder=None):
 
 
 def build(out=ROOT / "build" / "site", notebooks=None, binder=None):
-    """Build the site into ``out`` atomically (a temporary folder beside it, then a rename)."""
-    out = Path(out).resolve()
+    """Build the site into ``out`` atomically (a temporary folder beside it, then a rename).
+
+    ``out`` must be new, empty or an earlier site (:func:`sslviz.cli.check_output_folder`), and
+    hold none of the notebooks; both are checked before anything is rendered."""
     paths = [Path(p) for p in notebooks] if notebooks else lectures()
+    out = cli.check_output_folder(out, command=COMMAND, option="OUT", replaced=True,
+                                  earlier=_earlier_site).resolve()
+    inside = [str(p) for p in paths if out in p.resolve().parents]
+    if inside:
+        raise cli.UsageError(f"OUT {out} holds the notebook {inside[0]}, which the build would "
+                             "remove: name another folder")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         entries = render(paths, tmp, binder)
+        cli.mark_output_folder(tmp, COMMAND)
         os.chmod(tmp, 0o755)
         old = out.with_name(f".{out.name}.old")
         shutil.rmtree(old, ignore_errors=True)
@@ -158,12 +169,26 @@ def build(out=ROOT / "build" / "site", notebooks=None, binder=None):
     return entries
 
 
+def _earlier_site(folder):
+    """True for a site built before the output marker: only the files a build makes, with this
+    module's contents page."""
+    names = {path.name for path in Path(folder).iterdir()}
+    try:
+        index = (Path(folder) / "index.html").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return ({"index.html", "lectures.json", "mathjax"} <= names
+            and all(name.endswith(".html") or name in ("lectures.json", "mathjax")
+                    for name in names)
+            and '<ol class="sslviz-contents">' in index)
+
+
 _REPOSITORY = REPOSITORY.removeprefix("https://github.com/")  # where sslviz is published
 
 
+@cli.command
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sslviz.site",
-                                     description=__doc__.split("\n")[0])
+    parser = cli.Parser(prog=COMMAND, description=__doc__.split("\n")[0])
     parser.add_argument("out", nargs="?", default=str(ROOT / "build" / "site"),
                         help="output folder (default: build/site)")
     parser.add_argument("--notebooks", nargs="+", metavar="NOTEBOOK",
@@ -173,11 +198,7 @@ def main(argv=None) -> int:
                         "(default: $SSLVIZ_BINDER_REPO, else where sslviz is published: "
                         f"{_REPOSITORY})")
     args = parser.parse_args(argv)
-    try:
-        entries = build(args.out, args.notebooks, args.binder)
-    except SiteError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    entries = build(args.out, args.notebooks, args.binder)  # a SiteError: one line, exit 2
     print(f"{len(entries)} lectures written to {Path(args.out).resolve()}/index.html")
     return 0
 

@@ -48,21 +48,25 @@ def student_version(notebook):
 def write_student_versions(paths, out) -> list[str]:
     """Write the student version of each notebook (or folder of notebooks) into ``out``.
 
-    Every notebook is checked before anything is written; returns one summary line per
-    notebook. A notebook whose exercises lack solutions is refused (:class:`UsageError`).
+    Every notebook and every output is checked before anything is written; returns one summary
+    line per notebook. Refused (:class:`UsageError`): a notebook whose exercises lack solutions,
+    an ``out`` that is neither new, empty nor this command's own earlier output, a student
+    version that would replace one of the inputs, two inputs of one name.
     """
-    from sslviz.cli import checked_notebooks
+    from sslviz import cli
 
+    inputs = cli.check_distinct(cli.checked_notebooks(paths), what="notebooks")
+    _outputs(inputs, out)
     notebooks = []
-    for path in checked_notebooks(paths):  # a folder gives its notebooks
+    for path in inputs:  # a folder gives its notebooks
         notebook = read_notebook(path)
         missing = missing_solutions(notebook)
         if missing:
             raise UsageError(f"{path}: {missing[0]!r} has no solution cell right after it; tag "
                              "its worked solution 'solution' (see CONTRIBUTING.md)")
         notebooks.append((path, notebook))
+    cli.mark_output_folder(out, STUDENT_COMMAND)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     summaries = []
     for path, notebook in notebooks:
         student, removed = student_version(notebook)
@@ -70,3 +74,21 @@ def write_student_versions(paths, out) -> list[str]:
         summaries.append(f"{path.name}: {len(exercise_indices(notebook))} exercises, "
                          f"{removed} solution cells removed")
     return summaries
+
+
+STUDENT_COMMAND = "python -m sslviz student"
+
+
+def _outputs(inputs, out):
+    """Refuse an output folder or file that :func:`write_student_versions` may not write."""
+    from sslviz import cli
+
+    cli.check_output_folder(out, command=STUDENT_COMMAND)
+    names = {}
+    for path in inputs:
+        if path.name in names:
+            raise UsageError(f"{names[path.name]} and {path} share the name {path.name}: their "
+                             "student versions would overwrite each other; give one of them")
+        names[path.name] = path
+        if Path(out).is_dir():  # a new folder holds no input
+            cli.check_output_file(Path(out) / path.name, option="--out", inputs=inputs)

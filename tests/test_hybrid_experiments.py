@@ -15,6 +15,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 import sslviz.experiments.hybrid as H
 import sslviz.experiments.hybrid_results as R
 import sslviz.experiments.hybrid_studies as S
+from sslviz import cli
 from sslviz.code_digest import code_of
 from sslviz.tuning import choose_alpha, choose_by_cv, labeled_folds
 
@@ -398,12 +399,18 @@ def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cach
         entry.unlink()
     H.hybrid_table(corpus, sizes=[8], seeds=[1], progress=False)  # it runs one set again
     again = R.write_results([corpus], path, seeds=[0, 1])
-    assert again["corpora"] == full["corpora"]  # set 0 kept from the file, set 1 recomputed
+    cell, before = again["corpora"]["webkb"]["sizes"]["8"], full["corpora"]["webkb"]["sizes"]["8"]
+    assert cell["seeds"] == before["seeds"] and cell["accuracy"] == before["accuracy"]
+    assert cell["cpu_seconds"][0] == before["cpu_seconds"][0]  # set 0 kept from the file
     assert R.read_results(path) == again
 
     stale = {**full, "code": {"module": "sslviz.experiments.hybrid", "digest": "0" * 16}}
     path.write_text(json.dumps(stale))
+    with pytest.raises(cli.UsageError, match="holds 2 evaluation sets; .* would hold 1"):
+        R.write_results([corpus], path, seeds=[0, 1])  # other code, not merged: it would shrink
+    assert json.loads(path.read_text()) == stale
+    H.hybrid_table(corpus, sizes=[8], seeds=[0], progress=False)  # today's code: every set
     fresh = R.write_results([corpus], path, seeds=[0, 1])
-    assert fresh["corpora"]["webkb"]["sizes"]["8"]["seeds"] == [1]  # other code: not merged
+    assert fresh["corpora"]["webkb"]["sizes"]["8"]["seeds"] == [0, 1]
     kept = tmp_path / f"paper.{'0' * 16}.json"
-    assert json.loads(kept.read_text()) == stale  # but kept beside it, whole
+    assert json.loads(kept.read_text()) == stale  # the file of other code kept beside it, whole

@@ -1,6 +1,6 @@
-"""The results stored with the project (``sslviz/stored_results/cache``): read when the user's cache has no
-entry, never trusted for another key, never removed when damaged; the ``store`` command that
-makes them; and the project's own store (listed, present, small)."""
+"""The results stored with the project (``sslviz/stored_results/cache``): read when the user's
+cache has no entry, never trusted for another key, never removed when damaged; the ``store``
+command that makes them; and the project's own store (listed, present, small)."""
 
 from __future__ import annotations
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import cli
 from .._io import atomic_write
 from ..code_digest import code_of
 from ..paths import STORED_RESULTS
@@ -82,7 +83,9 @@ def write_results(corpora, path=RESULTS_FILE, *, seeds=range(PAPER_N_SEEDS)):
     ``path`` (JSON, written atomically); returns the summary.
 
     Nothing the file held is lost: the sets it records that this machine's cache lacks are kept
-    when the file was computed by today's code (:func:`merge_results`); a file of other code is
+    when the file was computed by today's code (:func:`merge_results`); a summary that would
+    still hold fewer sets than the file (a file of other code) is refused with the counts
+    (:class:`sslviz.cli.UsageError`), nothing written; a file of other code that is replaced is
     first copied to ``<name>.<its digest>.json`` beside it (its numbers no longer match the
     code, but they were hours of computing)."""
     summary = {"methods": list(METHODS), "code": code_of(evaluate_split),
@@ -91,7 +94,14 @@ def write_results(corpora, path=RESULTS_FILE, *, seeds=range(PAPER_N_SEEDS)):
     previous = read_results(path)
     if previous is not None and previous.get("code") == summary["code"]:
         summary = merge_results(summary, previous)
-    elif previous is not None:
+    if previous is not None and count_sets(summary) < count_sets(previous):
+        raise cli.UsageError(
+            f"{Path(path).name} holds {count_sets(previous)} evaluation sets; the summary of "
+            f"this machine's cache would hold {count_sets(summary)} (the file was computed by "
+            "other code, so its sets cannot be merged): nothing was written. Run "
+            f"`{RUN_COMMAND}` for the missing sets first, or `python -m sslviz.experiments "
+            "hybrid recheck` if today's code computes the file's numbers")
+    if previous is not None and previous.get("code") != summary["code"]:
         digest = (previous.get("code") or {}).get("digest", "unknown-code")
         keep = Path(path).with_name(f"{Path(path).stem}.{digest}.json")
         with atomic_write(keep, "w") as file:
@@ -102,6 +112,12 @@ def write_results(corpora, path=RESULTS_FILE, *, seeds=range(PAPER_N_SEEDS)):
         json.dump(summary, file, indent=1)
         file.write("\n")
     return summary
+
+
+def count_sets(summary):
+    """How many (corpus, size, evaluation set) cells ``summary`` (the results file) holds."""
+    return sum(len(cell["seeds"]) for entry in summary["corpora"].values()
+               for cell in entry["sizes"].values())
 
 
 def merge_results(summary, previous):
@@ -301,14 +317,25 @@ def projection_sentence(summary):
                         for n in WORKERS) + ".")
 
 
-def update_readme(path, summary):
-    """Replace the table between :data:`README_BEGIN` and :data:`README_END` in ``path``."""
+def check_readme(path):
+    """Refuse a README that is missing, cannot be written or has no table block; returns
+    ``(text, start, end)`` of the block. Called before any slow work."""
     path = Path(path)
+    if not path.is_file():
+        raise cli.UsageError(f"--readme {path} does not exist: name the README that holds the "
+                             "paper-scale table")
+    cli.check_output_file(path, option="--readme", inputs=[RESULTS_FILE])
     text = path.read_text(encoding="utf-8")
     start, end = text.find(README_BEGIN), text.find(README_END)
     if start < 0 or end < start:
-        raise ValueError(f"{path} has no paper-scale table block: put the lines "
-                         f"{README_BEGIN!r} and {README_END!r} where the table belongs")
+        raise cli.UsageError(f"{path} has no paper-scale table block: put the lines "
+                             f"{README_BEGIN!r} and {README_END!r} where the table belongs")
+    return text, start, end
+
+
+def update_readme(path, summary):
+    """Replace the table between :data:`README_BEGIN` and :data:`README_END` in ``path``."""
+    text, start, end = check_readme(path)
     block = f"{README_BEGIN}\n{results_markdown(summary)}\n"
     with atomic_write(path, "w") as file:
         file.write(text[:start] + block + text[end:])

@@ -51,6 +51,7 @@ from .hybrid_results import (
     RERUN_HINT,
     RESULTS_FILE,
     RUN_COMMAND,
+    check_readme,
     load_corpora,
     projection_text,
     read_results,
@@ -347,6 +348,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if any(size < 1 for size in args.sizes or []) or args.n_jobs == 0:
         parser.error("--sizes must be positive and --n-jobs nonzero")
+    if args.readme and args.command not in ("summary", "table"):
+        parser.error("--readme goes with summary or table (which ends in a summary)")
+    _check_outputs(args)  # before any corpus loads
     start = time.perf_counter()
     if args.command == "summary":
         return _summary(args.readme)
@@ -366,8 +370,17 @@ def main(argv=None):
             print(perplexity_text(curve), flush=True)
     print(f"wall time {time.perf_counter() - start:.0f} s")
     if args.command == "table" and not args.no_cache:
-        _summary()
+        _summary(args.readme)
     return 0
+
+
+def _check_outputs(args):
+    """Refuse, before any slow work, a results file or README the command could not write."""
+    if args.command in ("summary", "recheck") or (args.command == "table"
+                                                  and not args.no_cache):
+        cli.writable_file(RESULTS_FILE, option="the results file")
+    if args.readme:
+        check_readme(args.readme)
 
 
 def _recheck(n_jobs):
@@ -391,7 +404,7 @@ def _summary(readme=None):
     """Write the results file from the cache (all corpora, the paper's sizes and sets, whatever
     ``--sizes`` and ``--seeds`` ran) and print it with the projection; with ``readme``, rewrite
     that file's table too."""
-    summary = write_results(load_corpora())
+    summary = write_results(load_corpora(), RESULTS_FILE)
     if readme:
         update_readme(readme, summary)
     print(results_text(summary), projection_text(summary), f"written: {RESULTS_FILE}",

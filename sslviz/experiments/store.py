@@ -16,7 +16,9 @@ computed), then keeps the entries of the kinds its :class:`sslviz.lectures.Lectu
 records them in ``MANIFEST.json`` (which lecture stored which file, and the code behind each
 kind: the computing module and its :func:`sslviz.code_digest.code_digest`, read from the entries'
 keys). ``--check`` runs the same computation and compares it with the store instead of writing:
-the stored numbers are what the code computes today.
+the stored numbers are what the code computes today; a stored entry that is damaged or missing is
+a difference too. The store folder and its manifest are checked (:func:`check_store`) before any
+lecture runs.
 
 Every entry's key holds the digest of the code that computed it, so an entry made by older code is
 never read. :func:`stale_kinds` compares the manifest's digests with today's sources, without
@@ -29,6 +31,7 @@ import json
 import shutil
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -45,7 +48,10 @@ MAX_STORE_BYTES = 20_000_000  # the store lives in git: a test keeps it small
 MAX_ENTRY_BYTES = 300_000  # results, not data: a corpus's derivatives stay in the user's cache
 
 __all__ = ["MANIFEST", "MAX_ENTRY_BYTES", "MAX_STORE_BYTES", "STORED_KINDS", "check_notebook",
-           "main", "read_code", "read_manifest", "stale_kinds", "store_notebook"]
+           "check_store", "main", "read_code", "read_manifest", "stale_kinds", "store_notebook"]
+
+
+COMMAND = "python -m sslviz.experiments store"
 
 
 def _manifest(store):
@@ -53,6 +59,33 @@ def _manifest(store):
     if not path.is_file():
         return {}
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def check_store(store, *, writing):
+    """Refuse, before any lecture runs, a store folder the command may not use: a file, a folder
+    holding files it did not write (no ``MANIFEST.json``), a damaged manifest, or (``writing``)
+    a folder that cannot be written."""
+    if writing:
+        cli.writable_folder(store, option="SSLVIZ_STORE")
+    store = Path(store)
+    if store.exists() and not store.is_dir():
+        raise cli.UsageError(f"SSLVIZ_STORE {store} is a file, not a folder")
+    if not store.is_dir():
+        return
+    manifest = store / MANIFEST
+    if not manifest.is_file():
+        if any(store.iterdir()):
+            raise cli.UsageError(f"SSLVIZ_STORE {store} holds files `{COMMAND}` did not write "
+                                 f"(it has no {MANIFEST}): name a new or empty folder")
+        return
+    restore = f"restore it (git checkout {manifest}) or name an empty folder"
+    try:
+        made_by = json.loads(manifest.read_text(encoding="utf-8")).get("made_by")
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError) as error:
+        raise cli.UsageError(f"{manifest} is damaged ({type(error).__name__}): {restore}") \
+            from None
+    if made_by != COMMAND:
+        raise cli.UsageError(f"{manifest} was not written by `{COMMAND}`: {restore}")
 
 
 def read_manifest(store=None) -> dict:
@@ -167,7 +200,7 @@ def _code_of_entries(paths):
 
 
 def _write_manifest(store, manifest, code):
-    text = json.dumps({"made_by": "python -m sslviz.experiments store",
+    text = json.dumps({"made_by": COMMAND,
                        "notebooks": dict(sorted(manifest.items())),
                        "code": dict(sorted(code.items()))}, indent=1, sort_keys=True)
     with atomic_write(Path(store) / MANIFEST, "w") as handle:
@@ -187,24 +220,38 @@ def check_notebook(notebook, *, store=None) -> list[str]:
             problems += [f"{kind}/{n}: computed, not stored" for n in sorted(set(fresh) - stored)]
             problems += [f"{kind}/{n}: stored, not computed" for n in sorted(stored - set(fresh))]
             for name in sorted(stored & set(fresh)):
+                if not (store / kind / name).is_file():
+                    problems.append(f"{kind}/{name}: listed in {MANIFEST}, missing from the "
+                                    "store")
+                    continue
                 difference = _difference(fresh[name], store / kind / name)
                 if difference:
                     problems.append(f"{kind}/{name}: {difference}")
     return problems
 
 
+def _arrays(path):
+    with np.load(path, allow_pickle=False) as entry:
+        return {name: entry[name] for name in entry.files}
+
+
 def _difference(fresh_path, stored_path):
-    """'' if the two entries hold the same arrays (floats to 1e-9 relative), else what differs."""
-    with np.load(fresh_path, allow_pickle=False) as a, np.load(stored_path,
-                                                               allow_pickle=False) as b:
-        if sorted(a.files) != sorted(b.files):
-            return f"arrays {sorted(a.files)} != {sorted(b.files)}"
-        for name in a.files:
-            x, y = a[name], b[name]
-            same = (x.shape == y.shape and (np.allclose(x, y, rtol=1e-9, atol=0, equal_nan=True)
-                    if x.dtype.kind in "fc" else np.array_equal(x, y)))
-            if not same:
-                return f"array {name!r} differs"
+    """'' if the two entries hold the same arrays (floats to 1e-9 relative), else what differs
+    (a stored entry that cannot be read is damaged)."""
+    try:
+        b = _arrays(stored_path)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
+        return (f"the stored entry is damaged ({type(error).__name__}): rerun `{COMMAND}` for "
+                "this lecture or restore the file from git")
+    a = _arrays(fresh_path)
+    if sorted(a) != sorted(b):
+        return f"arrays {sorted(a)} != {sorted(b)}"
+    for name, x in a.items():
+        y = b[name]
+        same = (x.shape == y.shape and (np.allclose(x, y, rtol=1e-9, atol=0, equal_nan=True)
+                if x.dtype.kind in "fc" else np.array_equal(x, y)))
+        if not same:
+            return f"array {name!r} differs"
     return ""
 
 
@@ -230,15 +277,29 @@ def main(argv=None):
     """``python -m sslviz.experiments store [NOTEBOOK ...] [--check]``."""
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
     cli.require_classroom("python -m sslviz.experiments store")
-    notebooks = cli.checked_notebooks(args.notebooks) or _default_notebooks()
+    notebooks = cli.check_distinct(cli.checked_notebooks(args.notebooks)
+                                   or _default_notebooks(), what="notebooks")
     for notebook in notebooks:
         _kinds_of(notebook)  # refuse a lecture without stored kinds before any run
     if store_dir() is None:
         raise cli.UsageError("no store folder: run from a source checkout or set SSLVIZ_STORE")
-    if not args.check:
-        for notebook in notebooks:
-            store_notebook(notebook)
-        return 0
+    check_store(store_dir(), writing=not args.check)
+    from ..notebook_files import NotebookFailed
+
+    try:
+        return _store(notebooks) if not args.check else _check(notebooks)
+    except NotebookFailed as error:  # a cell raised or the kernel died: one line, exit 1
+        print(f"error: {cli.one_line(error)}", file=sys.stderr)
+        return 1
+
+
+def _store(notebooks):
+    for notebook in notebooks:
+        store_notebook(notebook)
+    return 0
+
+
+def _check(notebooks):
     failed = 0
     for notebook in notebooks:
         problems = check_notebook(notebook)

@@ -191,8 +191,8 @@ def smoothing_explorer(sweeps, class_names, *, alpha=None, seed=None):
     Parameters
     ----------
     sweeps : dict of str -> SmoothingSweep
-        One per feature set (:func:`sslviz.experiments.em_settings.smoothing_sweep`); everything shown is
-        replayed from them, nothing is refit, so the α slider is live.
+        One per feature set (:func:`sslviz.experiments.em_settings.smoothing_sweep`); everything
+        shown is replayed from them, nothing is refit, so the α slider is live.
     class_names : sequence of str
     alpha : float or None
         Start value of the slider (default: the α chosen on the first seed's labeled rows).

@@ -183,6 +183,7 @@ def test_missing_mathjax_package_is_one_clear_line(tmp_path, monkeypatch, capsys
     monkeypatch.setattr(site.importlib.metadata, "files", not_installed)
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "index.html").write_text("old", encoding="utf-8")
+    (tmp_path / "site" / ".sslviz-output").write_text("made by: python -m sslviz.site\n")
     paths = fixture_notebooks(tmp_path)
     assert site.main([str(tmp_path / "site"), "--notebooks", *map(str, paths)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
