@@ -442,6 +442,20 @@ def test_with_counts_for_every_svm_the_linear_svm_is_computed_once_as_counts(mon
     assert ("linear",) in calls and ("counts",) in calls
 
 
+def test_the_spread_counts_the_splits_whose_choice_stopped_at_a_bound():
+    from sslviz.experiments.fisher import FisherGrid
+
+    shape = (1, 1, 3, 2)  # one size, one unlabeled size, three splits; methods nb, linear
+    accuracy = np.full(shape, 0.5)
+    chosen = np.array([[[[0.1, 1e4], [0.1, 3.0], [0.3, 1e4]]]])
+    at_bound = np.array([[[[0.0, 1.0], [0.0, 0.0], [0.0, 1.0]]]])
+    grid = FisherGrid(np.array([100]), np.array([50]), np.arange(3), ("nb", "linear"), accuracy,
+                      np.zeros(shape), chosen, at_bound)
+    lines = fisher_spread_text(grid).splitlines()
+    assert lines[1] == f"{'NB':>14}  100: 50.0 [50.0-50.0] α 0.1-0.3"
+    assert lines[2] == f"{'SVM (linear)':>14}  100: 50.0 [50.0-50.0] C 3-10000 (2 at a bound)"
+
+
 def test_the_table_says_that_the_papers_tsvm_saw_counts():
     grid = fisher_grid(X, Y, methods=("tsvm", "nb"), **{**GRID, "sizes": [100],
                                                          "unlabeled_sizes": [40]})
