@@ -7,7 +7,7 @@ options (the package's one pattern: each lecture's experiments own a ``main(argv
 computed, so an interrupted run resumes where it stopped; ``--no-cache`` recomputes everything.
 By default NB's α and every SVM's C are chosen on each split's labeled posts and the linear SVMs
 see tf-idf; ``--paper-settings`` runs the paper's fixed settings instead (α = 2, C = 1,
-unit-length counts).
+unit-length counts; the linear SVM is then the count SVM and its column is left out).
 """
 
 from __future__ import annotations
