@@ -320,7 +320,7 @@ def test_vocabulary_sweep_result_is_a_frozen_record():
 
 # -- smoothing chosen on the labeled documents of each feature set --------------------------------
 def test_sweep_with_chosen_alpha_picks_it_per_feature_set_size_and_split(corpus):
-    from sslviz.tuning import choose_alpha
+    from sslviz.tuning import choose_nb_alpha
 
     X, y, vocabulary, test_rows = corpus
     grid = (1.0, 0.1, 0.01)
@@ -336,12 +336,12 @@ def test_sweep_with_chosen_alpha_picks_it_per_feature_set_size_and_split(corpus)
                                       test_rows=test_rows, random_state=seed)
                 y_semi = split.semi_supervised_targets(y)
                 cols = np.sort(select_features(X[split.train], "frequency", size, y=y_semi))
-                choice = choose_alpha(X[split.labeled][:, cols], y[split.labeled], grid=grid,
-                                      random_state=seed)
-                assert choice.criterion == ("evidence" if n_labeled == 1 else
-                                            "leave-one-out log-likelihood")
-                assert sweep.alpha[0, j, k, seed] == choice.value
-                nb = smoothed_nb(X[split.labeled][:, cols], y[split.labeled], choice.value, 3)
+                choice = choose_nb_alpha(X[split.labeled][:, cols], y[split.labeled], grid=grid)
+                assert choice.criterion == "evidence"  # with one labeled document or more
+                assert sweep.alpha[0, j, k, seed] == choice.params["alpha"]
+                assert sweep.alpha_at_bound[0, j, k, seed] == choice.at_bound
+                nb = smoothed_nb(X[split.labeled][:, cols], y[split.labeled],
+                                 choice.params["alpha"], 3)
                 expected = np.mean(nb.predict(X[test_rows][:, cols]) == y[test_rows])
                 assert sweep.nb_accuracy[0, j, k, seed] == pytest.approx(expected)
     with pytest.raises(ValueError, match="alpha must be a number > 0 or 'chosen', got 'auto'"):
@@ -351,14 +351,14 @@ def test_sweep_with_chosen_alpha_picks_it_per_feature_set_size_and_split(corpus)
 
 
 def test_astray_run_with_chosen_alpha_uses_the_evidence_of_its_columns():
-    from sslviz.tuning import choose_alpha
+    from sslviz.tuning import choose_nb_alpha
 
     X, y, test_rows = astray_corpus()
     columns = np.arange(0, X.shape[1], 2)
     run = astray_run(X, y, columns, n_labeled=1, seed=0, test_rows=test_rows, n_unlabeled=150,
                      alpha="chosen", max_iter=3)
     labeled = run.split.labeled
-    choice = choose_alpha(X[labeled][:, columns], y[labeled])
+    choice = choose_nb_alpha(X[labeled][:, columns], y[labeled])
     assert choice.criterion == "evidence" and run.model.alpha == choice.value
     oracle = MultinomialNB(alpha=choice.value).fit(X[run.split.train][:, columns],
                                                    y[run.split.train])
@@ -384,7 +384,7 @@ def test_sweep_scores_every_size_by_leave_one_out_and_chooses_the_best(corpus):
     sweep = vocabulary_sweep(X, y, vocabulary, feature_sets={"frequency": ("frequency", None)},
                              sizes=sizes, label_sizes=(1, 3), seeds=(0, 1), test_rows=test_rows,
                              n_unlabeled=100, progress=False, alpha="chosen",
-                             alpha_grid=(1.0, 0.1), max_iter=2)
+                             alpha_grid=(1.0, 0.1, 0.01), max_iter=2)
     assert np.all(np.isnan(sweep.loo[0, 0]))  # one labeled document per class: no LOO
     for seed in (0, 1):
         split = split_labeled(y, 3, per_class=True, n_unlabeled=100, test_rows=test_rows,
@@ -398,13 +398,41 @@ def test_sweep_scores_every_size_by_leave_one_out_and_chooses_the_best(corpus):
             expected.append(brute_force_loo(X_lab, y[split.labeled], sweep.alpha[0, 1, k, seed])
                             / len(split.labeled))
         np.testing.assert_allclose(sweep.loo[0, 1, :, seed], expected, rtol=1e-9)
-        assert sweep.chosen_size("frequency", 3)[seed] == int(np.argmax(expected))
-    nb, em = sweep.at_chosen_size("frequency", 3)
-    chosen = sweep.chosen_size("frequency", 3)
+        assert sweep.chosen_size("frequency", 3, edge_reason="test")[seed] == int(
+            np.argmax(expected))
+        choice = sweep.size_choices("frequency", 3)[seed]
+        assert [c["n_words"] for c in choice.candidates] == sweep.n_features[0].tolist()
+        assert choice.at_bound == (int(np.argmax(expected)) in (0, len(sizes) - 1))
+    nb, em = sweep.at_chosen_size("frequency", 3, edge_reason="test")
+    chosen = sweep.chosen_size("frequency", 3, edge_reason="test")
     np.testing.assert_array_equal(em, [sweep.em_accuracy[0, 1, chosen[s], s] for s in (0, 1)])
     np.testing.assert_array_equal(nb, [sweep.nb_accuracy[0, 1, chosen[s], s] for s in (0, 1)])
     with pytest.raises(ValueError, match="no leave-one-out score with 1 labeled document"):
         sweep.chosen_size("frequency", 1)
+
+
+def test_a_vocabulary_size_is_chosen_in_order_of_words_ties_to_the_middle_ends_flagged(
+        monkeypatch):
+    from sslviz.claims import EdgeNotAcknowledged
+
+    # sizes as run: 300, every word (900), 100; scores per seed (columns) by hand
+    loo = np.array([[-1.0, -2.0, -1.0], [-3.0, -2.0, -1.0], [-2.0, -1.0, -1.0]])
+    shape = (1, 1, 3, 3)
+    sweep = VocabularySweep(("f",), np.array([5]), np.array([300, ALL_WORDS, 100]),
+                            np.arange(3), np.array([[300, 900, 100]]), np.zeros(shape),
+                            np.arange(9.0).reshape(shape), np.empty((1, 1, 3, 0), dtype=str),
+                            np.ones(shape), loo.reshape(shape))
+    seed0, seed1, seed2 = sweep.size_choices("f", 5)
+    assert [c["n_words"] for c in seed0.candidates] == [100, 300, 900]  # fewest words first
+    assert seed0.params == {"n_words": 300} and not seed0.at_bound  # interior
+    assert seed1.params == {"n_words": 100} and seed1.at_bound  # the smallest size: an edge
+    assert seed2.params == {"n_words": 300} and not seed2.at_bound  # 3-way tie: the middle
+    monkeypatch.setenv("SSLVIZ_STRICT_CLAIMS", "1")
+    with pytest.raises(EdgeNotAcknowledged, match="n_words = 100 is the smallest value"):
+        sweep.chosen_size("f", 5)
+    np.testing.assert_array_equal(sweep.chosen_size("f", 5, edge_reason="test"), [0, 2, 0])
+    np.testing.assert_array_equal(sweep.at_chosen_size("f", 5, edge_reason="test")[1],
+                                  [0.0, 7.0, 2.0])
 
 
 def test_the_experiments_resolve_a_stop_list_by_name():

@@ -8,11 +8,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from helpers import PATIENCE_S
+from helpers import PATIENCE_S, reference_svm_c
+from scipy.special import gammaln
 from sklearn.feature_extraction.text import TfidfTransformer
-from sklearn.metrics import hinge_loss, make_scorer
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
-from sklearn.naive_bayes import MultinomialNB
+from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import normalize
 from sklearn.svm import LinearSVC
 from synthetic import topic_corpus
@@ -69,9 +68,10 @@ def test_paper_test_folds_partition_the_corpus_stratified():
 
 def test_split_accuracies_with_the_paper_settings_equal_a_manual_computation():
     paper = replace(PAPER_SETTINGS, max_iter=5, annealing=(0.1, 1.0))
-    accuracy, seconds, chosen = fisher_split_accuracies(
+    accuracy, seconds, chosen, at_bound = fisher_split_accuracies(
         X, Y, n_labeled=15, n_unlabeled=120, test_rows=FOLDS[2], seed=2, settings=paper)
     assert set(accuracy) == set(seconds) == set(chosen) == set(FISHER_METHODS)
+    assert not any(at_bound.values())  # given values are never an edge
     assert all(s >= 0 for s in seconds.values())
     assert chosen == {"n-cat": 1.0, "ul-cat": 1.0, "ul-cl": 1.0, "counts": 1.0, "linear": 1.0,
                       "tsvm": 1.0, "nb+em": 1.0, "nb": 1.0}
@@ -95,40 +95,48 @@ def test_split_accuracies_with_the_paper_settings_equal_a_manual_computation():
     assert accuracy["tsvm"] == np.mean(tsvm.predict(normalize(X_test)) == y_test)
 
 
-def _grid_search(estimator, grid, X, y, seed):
-    """scikit-learn's own search with the same shuffled stratified folds, scored by the held-out
-    hinge loss: the best setting (exact ties to the middle tied candidate)."""
-    folds = StratifiedKFold(min(5, np.bincount(y).min()), shuffle=True, random_state=seed)
-    scorer = make_scorer(lambda truth, decision: -hinge_loss(truth, decision),
-                         response_method="decision_function")
-    search = GridSearchCV(estimator, grid, cv=folds, scoring=scorer).fit(X, y)
-    scores = search.cv_results_["mean_test_score"]
-    tied = np.flatnonzero(scores == scores.max())
-    return search.cv_results_["params"][tied[(len(tied) - 1) // 2]]
+def _svm_c(X, y, grid, seed, cv=5):
+    """C as scikit-learn's own search picks it on the same shuffled stratified folds
+    (balanced accuracy, hinge-loss ties, the grid extended by decades: helpers.reference_svm_c)."""
+    folds = StratifiedKFold(min(cv, np.bincount(y).min()), shuffle=True, random_state=seed)
+    return reference_svm_c(X, y, grid, list(folds.split(X, y)))[0]
 
 
-def _loo_alpha(X, y, grid):
-    """NB's α with the largest leave-one-out log-likelihood, by refitting without each post."""
-    scores = []
-    for alpha in grid:
+def _evidence_alpha(X, y, grid):
+    """NB's α with the largest Dirichlet-multinomial evidence of each class's pooled counts,
+    written out with scipy's log-gamma over every word; while the best α is an end of the grid
+    the grid grows by a decade on that side (up to 1e-6 and 100)."""
+    X = np.asarray(X.todense())
+    n_words = X.shape[1]
+
+    def evidence(alpha):
         total = 0.0
-        for i in range(len(y)):
-            rest = np.arange(len(y)) != i
-            nb = MultinomialNB(alpha=alpha).fit(X[rest], y[rest])
-            total += nb.predict_log_proba(X[i])[0, list(nb.classes_).index(y[i])]
-        scores.append(total)
-    tied = np.flatnonzero(np.isclose(scores, max(scores), rtol=1e-12, atol=1e-12))
-    return grid[tied[(len(tied) - 1) // 2]]
+        for label in np.unique(y):
+            n = X[y == label].sum(axis=0)
+            total += (gammaln(n_words * alpha) - gammaln(n_words * alpha + n.sum())
+                      + np.sum(gammaln(alpha + n) - gammaln(alpha)))
+        return total
+
+    values = sorted(grid)
+    while True:
+        best = int(np.argmax([evidence(alpha) for alpha in values]))
+        if best == len(values) - 1 and values[-1] < 100:
+            values.append(values[-1] * 10)
+        elif best == 0 and values[0] > 1e-6:
+            values.insert(0, values[0] / 10)
+        else:
+            return values[best]
 
 
 def test_tuned_settings_choose_alpha_and_C_on_the_labeled_posts_only():
     seed, settings = 2, FisherSettings(max_iter=5, annealing=(0.1, 1.0))
-    accuracy, _, chosen = fisher_split_accuracies(
+    accuracy, _, chosen, at_bound = fisher_split_accuracies(
         X, Y, n_labeled=30, n_unlabeled=120, test_rows=FOLDS[2], seed=seed,
         methods=("nb", "nb+em", "linear", "counts", "ul-cat"), settings=settings)
+    assert not at_bound["nb"] and not at_bound["nb+em"]
     split = split_labeled(Y, 30, n_unlabeled=120, test_rows=FOLDS[2], random_state=seed)
     X_lab, y_lab, X_test, y_test = X[split.labeled], Y[split.labeled], X[FOLDS[2]], Y[FOLDS[2]]
-    alpha = _loo_alpha(X_lab, y_lab, list(settings.alpha_grid))
+    alpha = _evidence_alpha(X_lab, y_lab, sorted(settings.alpha_grid))
     assert chosen["nb"] == chosen["nb+em"] == alpha
     # the Fisher models take NB's α: the n-cat and ul-cat models behind NB and NB+EM
     for variant, method in (("n-cat", "nb"), ("ul-cat", "nb+em")):
@@ -138,23 +146,22 @@ def test_tuned_settings_choose_alpha_and_C_on_the_labeled_posts_only():
         assert accuracy[method] == np.mean(model.nb_.predict(X_test) == y_test)
     tfidf = TfidfTransformer().fit(X_lab)  # idf from the labeled posts only
     svm = LinearSVC(loss="hinge", max_iter=10_000, random_state=0)
-    C = _grid_search(svm, {"C": list(settings.C_grid)}, tfidf.transform(X_lab), y_lab,
-                     seed)["C"]
+    C = _svm_c(tfidf.transform(X_lab), y_lab, settings.C_grid, seed)
     assert chosen["linear"] == C
+    assert at_bound["linear"] == (C in (1e-4, 1e4))  # recorded where it stopped at a bound
     svm.set_params(C=C).fit(tfidf.transform(X_lab), y_lab)
     assert accuracy["linear"] == np.mean(svm.predict(tfidf.transform(X_test)) == y_test)
     # the paper's baseline: unit-length counts, C chosen by the same search
     svm = LinearSVC(loss="hinge", max_iter=10_000, random_state=0)
-    C = _grid_search(svm, {"C": list(settings.C_grid)}, normalize(X_lab), y_lab, seed)["C"]
-    assert chosen["counts"] == C
+    C = _svm_c(normalize(X_lab), y_lab, settings.C_grid, seed)
+    assert chosen["counts"] == C and at_bound["counts"] == (C in (1e-4, 1e4))
     svm.set_params(C=C).fit(normalize(X_lab), y_lab)
     assert accuracy["counts"] == np.mean(svm.predict(normalize(X_test)) == y_test)
-    assert accuracy["counts"] != accuracy["linear"]  # idf changes the SVM on this corpus
-    assert chosen["ul-cat"] in settings.C_grid
+    assert chosen["ul-cat"] > 0
     # the test posts never enter a choice: scrambling their labels changes nothing chosen
     y_scrambled = Y.copy()
     y_scrambled[FOLDS[2]] = np.random.default_rng(0).permutation(Y[FOLDS[2]])
-    _, _, again = fisher_split_accuracies(
+    _, _, again, _ = fisher_split_accuracies(
         X, y_scrambled, n_labeled=30, n_unlabeled=120, test_rows=FOLDS[2], seed=seed,
         methods=("nb", "linear"), settings=settings)
     assert again == {"nb": chosen["nb"], "linear": chosen["linear"]}
@@ -162,7 +169,7 @@ def test_tuned_settings_choose_alpha_and_C_on_the_labeled_posts_only():
 
 def test_tsvm_gets_a_random_subset_of_the_unlabeled_posts():
     settings = FisherSettings(tsvm_max_unlabeled=50)
-    accuracy, _, chosen = fisher_split_accuracies(X, Y, n_labeled=15, n_unlabeled=120,
+    accuracy, _, chosen, _ = fisher_split_accuracies(X, Y, n_labeled=15, n_unlabeled=120,
                                                   test_rows=FOLDS[0], seed=4, methods=["tsvm"],
                                                   settings=settings)
     big = split_labeled(Y, 15, n_unlabeled=120, test_rows=FOLDS[0], random_state=4)
@@ -171,9 +178,7 @@ def test_tsvm_gets_a_random_subset_of_the_unlabeled_posts():
     assert set(small.unlabeled) < set(big.unlabeled)
     assert len(np.unique(Y[small.unlabeled])) == 3  # not the first rows of one class
     tfidf = TfidfTransformer().fit(X[small.train])  # idf from all the TSVM's posts
-    C = _grid_search(LinearSVC(loss="hinge", max_iter=10_000, random_state=0),
-                     {"C": list(settings.C_grid)}, tfidf.transform(X[small.labeled]),
-                     Y[small.labeled], 4)["C"]
+    C = _svm_c(tfidf.transform(X[small.labeled]), Y[small.labeled], settings.C_grid, 4)
     assert chosen == {"tsvm": C}
     tsvm = TransductiveSVM(C=C, C_unlabeled=C, random_state=4)
     tsvm.fit(tfidf.transform(X[small.train]), small.semi_supervised_targets(Y))
@@ -185,12 +190,13 @@ def test_grid_cells_are_split_accuracies_and_labeled_only_methods_repeat():
     grid = fisher_grid(X, Y, methods=CHEAP, use_cache=False, **GRID)
     assert grid.accuracy.shape == (2, 2, 2, len(CHEAP)) == grid.seconds.shape
     assert not np.isnan(grid.accuracy).any()
-    expected, _, chosen = fisher_split_accuracies(X, Y, n_labeled=30, n_unlabeled=40,
-                                                  test_rows=FOLDS[1], seed=1, methods=CHEAP,
-                                                  settings=SETTINGS)
+    expected, _, chosen, at_bound = fisher_split_accuracies(
+        X, Y, n_labeled=30, n_unlabeled=40, test_rows=FOLDS[1], seed=1, methods=CHEAP,
+        settings=SETTINGS)
     for m, method in enumerate(CHEAP):
         assert grid.accuracy[1, 0, 1, m] == expected[method]
         assert grid.chosen[1, 0, 1, m] == chosen[method]
+        assert grid.at_bound[1, 0, 1, m] == at_bound[method]
         if method in LABELED_ONLY_METHODS:
             np.testing.assert_array_equal(grid.accuracy[:, 0, :, m], grid.accuracy[:, 1, :, m])
             assert np.isnan(grid.seconds[:, 0, :, m]).all()  # not recomputed
@@ -265,7 +271,7 @@ def test_kernel_alpha_none_takes_the_alpha_nb_chose_on_the_labeled_posts():
     tuned = FisherSettings(max_iter=5, annealing=(0.1, 1.0))
     run = dict(n_labeled=30, n_unlabeled=120, test_rows=FOLDS[1], seed=1,
                methods=("nb", "ul-cat", "ul-cl"))
-    accuracy, _, chosen = fisher_split_accuracies(X, Y, **run, settings=tuned)
+    accuracy, _, chosen, _ = fisher_split_accuracies(X, Y, **run, settings=tuned)
     given = replace(tuned, kernel_alpha=chosen["nb"])
     assert fisher_split_accuracies(X, Y, **run, settings=given)[0] == accuracy
     assert tuned.key("ul-cat") != given.key("ul-cat")
@@ -328,16 +334,13 @@ def test_dropping_unused_columns_leaves_the_svm_exactly_the_same():
 
 def test_fewer_folds_for_C_are_the_same_search_with_fewer_folds():
     settings = replace(SETTINGS, svm_cv=3)
-    _, _, chosen = fisher_split_accuracies(X, Y, n_labeled=30, n_unlabeled=120,
-                                           test_rows=FOLDS[1], seed=1, methods=("linear",),
-                                           settings=settings)
+    _, _, chosen, _ = fisher_split_accuracies(X, Y, n_labeled=30, n_unlabeled=120,
+                                              test_rows=FOLDS[1], seed=1, methods=("linear",),
+                                              settings=settings)
     split = split_labeled(Y, 30, n_unlabeled=120, test_rows=FOLDS[1], random_state=1)
     X_lab, y_lab = X[split.labeled], Y[split.labeled]
     features = TfidfTransformer().fit(X_lab).transform(X_lab)
-    folds = StratifiedKFold(3, shuffle=True, random_state=1)
-    search = GridSearchCV(LinearSVC(loss="hinge", max_iter=10_000, random_state=0),
-                          {"C": list(settings.C_grid)}, cv=folds).fit(features, y_lab)
-    assert chosen == {"linear": search.best_params_["C"]}
+    assert chosen == {"linear": _svm_c(features, y_lab, settings.C_grid, 1, cv=3)}
 
 
 def test_parallel_results_do_not_depend_on_n_jobs():
@@ -417,6 +420,51 @@ def test_command_line_runs_a_small_table(monkeypatch, capsys):
     assert "C 1 " in lines[4] + " "
 
 
+def test_with_counts_for_every_svm_the_linear_svm_is_computed_once_as_counts(monkeypatch):
+    paper = replace(PAPER_SETTINGS, max_iter=5, annealing=(0.1, 1.0))
+    calls = []
+    run_job = fisher_experiments._run_job
+    monkeypatch.setattr(fisher_experiments, "_run_job",
+                        lambda *args, **kwargs: calls.append(kwargs["methods"])
+                        or run_job(*args, **kwargs))
+    grid = fisher_grid(X, Y, **{**GRID, "settings": paper, "unlabeled_sizes": [40]},
+                       methods=("linear", "counts", "nb"), n_jobs=1, use_cache=False)
+    assert ("linear",) not in calls and ("counts",) in calls
+    assert grid.methods == ("linear", "counts", "nb")
+    linear, counts = grid.methods.index("linear"), grid.methods.index("counts")
+    np.testing.assert_array_equal(grid.accuracy[..., linear], grid.accuracy[..., counts])
+    np.testing.assert_array_equal(grid.chosen[..., linear], grid.chosen[..., counts])
+    assert np.all(grid.seconds[..., linear] == 0)
+    # with tf-idf for the linear SVM both are computed
+    calls.clear()
+    fisher_grid(X, Y, **{**GRID, "unlabeled_sizes": [40]}, methods=("linear", "counts"),
+                n_jobs=1, use_cache=False)
+    assert ("linear",) in calls and ("counts",) in calls
+
+
+def test_the_spread_counts_the_splits_whose_choice_stopped_at_a_bound():
+    from sslviz.experiments.fisher import FisherGrid
+
+    shape = (1, 1, 3, 2)  # one size, one unlabeled size, three splits; methods nb, linear
+    accuracy = np.full(shape, 0.5)
+    chosen = np.array([[[[0.1, 1e4], [0.1, 3.0], [0.3, 1e4]]]])
+    at_bound = np.array([[[[0.0, 1.0], [0.0, 0.0], [0.0, 1.0]]]])
+    grid = FisherGrid(np.array([100]), np.array([50]), np.arange(3), ("nb", "linear"), accuracy,
+                      np.zeros(shape), chosen, at_bound)
+    lines = fisher_spread_text(grid).splitlines()
+    assert lines[1] == f"{'NB':>14}  100: 50.0 [50.0-50.0] α 0.1-0.3"
+    assert lines[2] == f"{'SVM (linear)':>14}  100: 50.0 [50.0-50.0] C 3-10000 (2 at a bound)"
+
+
+def test_the_table_says_that_the_papers_tsvm_saw_counts():
+    grid = fisher_grid(X, Y, methods=("tsvm", "nb"), **{**GRID, "sizes": [100],
+                                                         "unlabeled_sizes": [40]})
+    note = "TSVM (linear): ours on tfidf, the paper's (in brackets) on unit-length counts"
+    assert fisher_table_text(grid, features="tfidf").splitlines()[-1] == note
+    assert note not in fisher_table_text(grid, features="tf")
+    assert note not in fisher_table_text(grid)  # features not given: no note
+
+
 def test_rows_stored_unsorted_give_the_same_results():
     """Corpora sliced by columns have unsorted rows; no method may scramble them for the next."""
     coo = X.tocoo()
@@ -430,9 +478,9 @@ def test_rows_stored_unsorted_give_the_same_results():
     kwargs = dict(n_labeled=15, n_unlabeled=120, test_rows=FOLDS[3], seed=3,
                   methods=("n-cat", "ul-cat", "ul-cl", "linear", "nb+em", "nb"),
                   settings=SETTINGS)
-    expected, _, _ = fisher_split_accuracies(X, Y, **kwargs)
+    expected, _, _, _ = fisher_split_accuracies(X, Y, **kwargs)
     data = unsorted.data.copy()
-    got, _, _ = fisher_split_accuracies(unsorted, Y, **kwargs)
+    got, _, _, _ = fisher_split_accuracies(unsorted, Y, **kwargs)
     assert got == expected
     np.testing.assert_array_equal(unsorted.data, data)
 

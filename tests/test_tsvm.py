@@ -6,7 +6,9 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from helpers import reference_svm_c
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import LinearSVC
 
 from sslviz.tsvm import TransductiveSVM, _BinaryProblem, _qualifying_pairs
@@ -338,25 +340,47 @@ def test_unlabeled_documents_help_on_20_newsgroups(real_data_dir):
 
 # -- the inductive baseline: C chosen on the labeled rows, text features -------------------------
 def test_linear_svm_chooses_C_as_scikit_learn_grid_search_does():
-    from sklearn.model_selection import GridSearchCV, StratifiedKFold
-
-    from sslviz.linear_svm import C_GRID, linear_svm
-    from sslviz.tuning import NEG_HINGE_LOSS
+    from sslviz.linear_svm import C_GRID, choose_svm_c, linear_svm
 
     rng = np.random.default_rng(3)
     X = rng.normal(size=(60, 5))
     y = (X[:, 0] + 0.8 * rng.normal(size=60) > 0).astype(int)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
+        folds = list(StratifiedKFold(5, shuffle=True, random_state=7).split(X, y))
+        expected, values = reference_svm_c(X, y, C_GRID, folds)
+        choice = choose_svm_c(X, y, random_state=7)
         svm = linear_svm(X, y, random_state=7)
-        search = GridSearchCV(LinearSVC(loss="hinge", max_iter=10_000, random_state=0),
-                              {"C": list(C_GRID)}, scoring=NEG_HINGE_LOSS,
-                              cv=StratifiedKFold(5, shuffle=True, random_state=7)).fit(X, y)
-        reference = LinearSVC(loss="hinge", C=search.best_params_["C"], max_iter=10_000,
-                              random_state=0).fit(X, y)
-    assert svm.C == search.best_params_["C"]
+        reference = LinearSVC(loss="hinge", C=expected, max_iter=10_000, random_state=0).fit(X, y)
+    assert choice.value == svm.C == expected
+    assert [c["C"] for c in choice.candidates] == values  # the grid, extended as the reference's
+    assert not choice.at_bound and 0 < values.index(expected) < len(values) - 1
+    assert choice.criterion == "5-fold cv balanced_accuracy (ties: hinge loss)"
     np.testing.assert_array_equal(svm.coef_, reference.coef_)
     assert linear_svm(X, y, C=0.5).C == 0.5  # a given C is used as it is
+
+
+def test_a_C_that_stops_at_its_bound_is_flagged_and_used_only_once_acknowledged(monkeypatch):
+    from sslviz.claims import EdgeNotAcknowledged
+    from sslviz.linear_svm import C_GRID, choose_svm_c
+    from sslviz.tuning import PARAMETER_KINDS
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    y = rng.integers(0, 2, 40)  # labels unrelated to X: the smallest C is as good as any
+    folds = list(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        expected, values = reference_svm_c(X, y, C_GRID, folds)
+        choice = choose_svm_c(X, y, random_state=0)
+        acknowledged = choose_svm_c(X, y, random_state=0, edge_reason="shown as an edge")
+    assert expected == values[0] == PARAMETER_KINDS["C"].lower == 1e-4
+    assert choice.at_bound and choice.params == {"C": expected}
+    assert choice.edge_message.startswith("C = 0.0001 is at the lower bound of its grid")
+    monkeypatch.setenv("SSLVIZ_STRICT_CLAIMS", "1")
+    with pytest.raises(EdgeNotAcknowledged, match="acknowledge it with choice.acknowledge_edge"):
+        choice.value  # noqa: B018
+    assert acknowledged.value == expected and acknowledged.acknowledged == "shown as an edge"
 
 
 def test_text_features_scale_rows_to_unit_length_with_or_without_idf():

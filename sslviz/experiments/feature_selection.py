@@ -27,13 +27,16 @@ from ..feature_selection import METHODS, select_features
 from ..feature_selection_astray import AstrayRun
 from ..splits import split_labeled
 from ..text import STOP_LISTS, stop_list
-from ..tuning import ALPHA_GRID, choose_alpha, loo_log_likelihood
+from ..tuning import ALPHA_GRID, Choice, best_index, choose_nb_alpha, loo_log_likelihood
 from ..validation import check_choice, check_int, check_number
 from ..words import log_odds_pair
 from .runner import run_jobs
 
 RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
 ALL_WORDS = 0  # in ``sizes``: every word of the feature set
+#: Why a sweep's job may use an α that stopped at a bound of α's range (1e-6 to 100): it records
+#: where its choices stopped (``alpha_at_bound``), and the lecture states them.
+SWEEP_EDGE = "a sweep records its edge choices (alpha_at_bound); the lecture states them"
 
 
 # -- accuracy against vocabulary size -----------------------------------------------------------
@@ -59,9 +62,10 @@ class VocabularySweep:
     top_words : ndarray of str, shape (n_sets, n_label_sizes, n_seeds, n_top)
         The first words of each ranking (what a feature set keeps first).
     alpha : ndarray of shape (n_sets, n_label_sizes, n_sizes, n_seeds)
-        The smoothing NB and EM used: with ``alpha="chosen"``, picked on the labeled documents
-        of those columns (:func:`sslviz.tuning.choose_alpha`), so a larger vocabulary does not
-        silently carry more smoothing mass.
+        The smoothing NB and EM used: with ``alpha="chosen"``, picked by the evidence on the
+        labeled documents of those columns (:func:`sslviz.tuning.choose_nb_alpha`, its grid
+        extended while the best α is an end), so a larger vocabulary does not silently carry
+        more smoothing mass.
     loo : ndarray of shape (n_sets, n_label_sizes, n_sizes, n_seeds)
         Naive Bayes' leave-one-out log-likelihood of the labels
         (:func:`sslviz.tuning.loo_log_likelihood`) at the α used, per labeled document: a score
@@ -79,6 +83,7 @@ class VocabularySweep:
     top_words: np.ndarray
     alpha: np.ndarray | None = None
     loo: np.ndarray | None = None
+    alpha_at_bound: np.ndarray | None = None  # like ``alpha``: True where α stopped at a bound
 
     def at(self, feature_set, n_labeled):
         """(NB, EM) accuracies of one feature set and labeled-set size, each (n_sizes, n_seeds)."""
@@ -92,10 +97,13 @@ class VocabularySweep:
         nb, em = self.at(feature_set, n_labeled)
         return tuple(float(np.ptp(a.mean(axis=1))) for a in (nb, em))
 
-    def chosen_size(self, feature_set, n_labeled):
-        """Per seed, the index of the vocabulary size with the best leave-one-out
-        log-likelihood on the labeled documents (:attr:`loo`); ties go to the smaller size.
+    def size_choices(self, feature_set, n_labeled):
+        """Per seed, the :class:`sslviz.tuning.Choice` of the vocabulary size (``n_words``, the
+        words used) by NB's leave-one-out log-likelihood per labeled document (:attr:`loo`).
 
+        The held-out log-likelihood, the project's criterion for a parameter without a study of
+        its own; ties go to the middle tied size. The sizes are the sweep's: a choice at its
+        smallest or largest size is an edge (``at_bound``) that the grid cannot extend.
         Raises ``ValueError`` when a class has fewer than two labeled documents.
         """
         i = self._index(self.feature_sets, feature_set, "feature set")
@@ -104,11 +112,30 @@ class VocabularySweep:
         if np.isnan(scores).any():
             raise ValueError(f"no leave-one-out score with {n_labeled} labeled document(s) per "
                              "class: a class needs at least 2")
-        return scores.argmax(axis=0)
+        order = np.argsort(self.n_features[i], kind="stable")  # smallest vocabulary first
+        candidates = [{"n_words": int(self.n_features[i, k])} for k in order]
+        return [Choice(candidates[best_index(column[order])], candidates, column[order],
+                       "leave-one-out log-likelihood per labeled document")
+                for column in scores.T]
 
-    def at_chosen_size(self, feature_set, n_labeled):
+    def chosen_size(self, feature_set, n_labeled, *, edge_reason=None):
+        """Per seed, the index (into :attr:`sizes`) of the size :meth:`size_choices` picks.
+
+        ``edge_reason``: why a choice at the smallest or largest size may be used; without it,
+        such a choice warns (raises under ``SSLVIZ_STRICT_CLAIMS=1``).
+        """
+        i = self._index(self.feature_sets, feature_set, "feature set")
+        words = self.n_features[i].tolist()
+        picked = []
+        for choice in self.size_choices(feature_set, n_labeled):
+            if choice.at_bound and edge_reason:
+                choice = choice.acknowledge_edge(edge_reason)
+            picked.append(words.index(choice.value))
+        return np.array(picked)
+
+    def at_chosen_size(self, feature_set, n_labeled, *, edge_reason=None):
         """(NB, EM) accuracies, (n_seeds,) each, at the size :meth:`chosen_size` picks."""
-        chosen = self.chosen_size(feature_set, n_labeled)
+        chosen = self.chosen_size(feature_set, n_labeled, edge_reason=edge_reason)
         seeds = np.arange(len(self.seeds))
         return tuple(a[chosen, seeds] for a in self.at(feature_set, n_labeled))
 
@@ -137,8 +164,9 @@ def _sweep_job(X, y, vocabulary, specs, sizes, n_labeled, seed, *, test_rows, n_
 
     Returns
     -------
-    dict with ``"results"`` (n_sets, n_sizes, 5): words used, NB accuracy, EM accuracy, α used,
-    NB's leave-one-out log-likelihood per labeled document (NaN below 2 per class); and
+    dict with ``"results"`` (n_sets, n_sizes, 6): words used, NB accuracy, EM accuracy, α used,
+    NB's leave-one-out log-likelihood per labeled document (NaN below 2 per class), 1.0 where
+    the chosen α stopped at a bound of its range (acknowledged, :data:`SWEEP_EDGE`); and
     ``"top_words"`` (n_sets, n_top): the first words of every ranking.
     """
     split = sweep_split(y, n_labeled, seed, test_rows=test_rows, n_unlabeled=n_unlabeled)
@@ -148,7 +176,7 @@ def _sweep_job(X, y, vocabulary, specs, sizes, n_labeled, seed, *, test_rows, n_
     n_lab = len(split.labeled)
     params = {**em_params, "record": "summary"}
     alpha, grid = params.pop("alpha", 1.0), params.pop("alpha_grid", ALPHA_GRID)
-    results = np.zeros((len(specs), len(sizes), 5))
+    results = np.zeros((len(specs), len(sizes), 6))
     top = np.empty((len(specs), n_top), dtype=object)
     for s, (method, stop_words) in enumerate(specs):
         ranking = select_features(X_train, method, None, y=y_train, vocabulary=vocabulary,
@@ -158,13 +186,13 @@ def _sweep_job(X, y, vocabulary, specs, sizes, n_labeled, seed, *, test_rows, n_
             columns = np.sort(ranking if size == ALL_WORDS else ranking[:size])
             Xs_train = train_csc[:, columns].tocsr()
             Xs_test = test_csc[:, columns].tocsr()
-            used = _resolve_alpha(Xs_train[:n_lab], y_train[:n_lab], alpha, grid, seed)
+            used, edge = _resolve_alpha(Xs_train[:n_lab], y_train[:n_lab], alpha, grid)
             nb = SemiSupervisedNB(**{**params, "alpha": used, "max_iter": 0}).fit(
                 Xs_train[:n_lab], y_train[:n_lab])
             em = SemiSupervisedNB(**{**params, "alpha": used}).fit(Xs_train, y_train)
             results[s, k] = (len(columns), np.mean(nb.predict(Xs_test) == y_test),
                              np.mean(em.predict(Xs_test) == y_test), used,
-                             _loo_per_document(Xs_train[:n_lab], y_train[:n_lab], used))
+                             _loo_per_document(Xs_train[:n_lab], y_train[:n_lab], used), edge)
     return {"results": results, "top_words": top.astype(str)}
 
 
@@ -209,8 +237,9 @@ def vocabulary_sweep(X, y, vocabulary, *, feature_sets, sizes, label_sizes, seed
         Parallel processes (joblib); results do not depend on it.
     **em_params
         Of :class:`sslviz.em.SemiSupervisedNB` (``alpha``, ``max_iter``, ...). ``alpha="chosen"``
-        picks α for every feature set, vocabulary size and split on its labeled documents, from
-        ``alpha_grid`` (default :data:`sslviz.tuning.ALPHA_GRID`); NB and EM use the same α.
+        picks α for every feature set, vocabulary size and split by the evidence of its labeled
+        documents (:func:`sslviz.tuning.choose_nb_alpha`), starting from ``alpha_grid``
+        (default :data:`sslviz.tuning.ALPHA_GRID`); NB and EM use the same α.
 
     Returns
     -------
@@ -241,15 +270,15 @@ def vocabulary_sweep(X, y, vocabulary, *, feature_sets, sizes, label_sizes, seed
     outputs = run_jobs(_sweep_job, jobs, kind="feature_selection",
                        key=lambda job: {**common, **job}, shared=shared, use_cache=use_cache,
                        n_jobs=n_jobs, progress=progress, description=description)
-    # (label sizes, seeds, sets, sizes, 5) -> (sets, label sizes, sizes, seeds, 5)
+    # (label sizes, seeds, sets, sizes, 6) -> (sets, label sizes, sizes, seeds, 6)
     results = np.array([output["results"] for output in outputs])
-    results = results.reshape(len(label_sizes), len(seeds), len(names), len(sizes), 5)
+    results = results.reshape(len(label_sizes), len(seeds), len(names), len(sizes), 6)
     results = results.transpose(2, 0, 3, 1, 4)
     top = np.array([output["top_words"] for output in outputs])
     top = top.reshape(len(label_sizes), len(seeds), len(names), n_top).transpose(2, 0, 1, 3)
     return VocabularySweep(names, label_sizes, sizes, seeds, results[:, 0, :, 0, 0].astype(int),
                            results[..., 1], results[..., 2], top, results[..., 3],
-                           results[..., 4])
+                           results[..., 4], results[..., 5].astype(bool))
 
 
 def _loo_per_document(X_labeled, y_labeled, alpha):
@@ -259,13 +288,18 @@ def _loo_per_document(X_labeled, y_labeled, alpha):
     return loo_log_likelihood(X_labeled, y_labeled, alpha) / len(y_labeled)
 
 
-def _resolve_alpha(X_labeled, y_labeled, alpha, grid, seed):
-    """``alpha``, or the α chosen on the labeled rows when ``alpha == "chosen"``."""
+def _resolve_alpha(X_labeled, y_labeled, alpha, grid):
+    """``(α, at_bound)``: ``alpha`` itself, or when ``alpha == "chosen"`` the α the evidence
+    picks on the labeled rows (:func:`sslviz.tuning.choose_nb_alpha`; an edge is acknowledged
+    with :data:`SWEEP_EDGE` and reported as ``at_bound``)."""
     if isinstance(alpha, str):
         if alpha != "chosen":
             raise ValueError(f"alpha must be a number > 0 or 'chosen', got {alpha!r}")
-        return float(choose_alpha(X_labeled, y_labeled, grid=grid, random_state=seed).value)
-    return check_number("alpha", alpha, above=0)
+        choice = choose_nb_alpha(X_labeled, y_labeled, grid=grid)
+        if choice.at_bound:
+            choice = choice.acknowledge_edge(SWEEP_EDGE)
+        return float(choice.value), choice.at_bound
+    return check_number("alpha", alpha, above=0), False
 
 
 def _stop_key(stop_words):
@@ -291,9 +325,10 @@ def astray_run(X, y, columns=None, *, n_labeled, seed, test_rows, n_unlabeled, a
     seed, test_rows, n_unlabeled
         As in :func:`vocabulary_sweep` (same seed, same split).
     alpha, max_iter
-        Of :class:`sslviz.em.SemiSupervisedNB`; ``alpha="chosen"`` picks α from ``alpha_grid``
-        on the labeled documents of these columns (``run.model.alpha`` says which). The oracle
-        uses the same α.
+        Of :class:`sslviz.em.SemiSupervisedNB`; ``alpha="chosen"`` picks α by the evidence on the
+        labeled documents of these columns, starting from ``alpha_grid``
+        (:func:`sslviz.tuning.choose_nb_alpha`; ``run.model.alpha`` says which). The oracle uses
+        the same α.
 
     Returns
     -------
@@ -303,7 +338,7 @@ def astray_run(X, y, columns=None, *, n_labeled, seed, test_rows, n_unlabeled, a
     columns = np.arange(X.shape[1]) if columns is None else np.unique(np.asarray(columns, int))
     split = sweep_split(y, n_labeled, seed, test_rows=test_rows, n_unlabeled=n_unlabeled)
     Xs = sp.csc_matrix(X)[:, columns].tocsr()
-    alpha = _resolve_alpha(Xs[split.labeled], y[split.labeled], alpha, alpha_grid, seed)
+    alpha, _ = _resolve_alpha(Xs[split.labeled], y[split.labeled], alpha, alpha_grid)
     model = SemiSupervisedNB(alpha=alpha, max_iter=max_iter).fit(
         Xs[split.train], split.semi_supervised_targets(y))
     reference = MultinomialNB(alpha=alpha).fit(Xs[split.train], y[split.train])

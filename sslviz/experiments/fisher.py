@@ -8,9 +8,10 @@ NB+EM and NB.
 
 One *job* is one split at one labeled and one unlabeled size for one group of methods that share
 a fitted model (:data:`METHOD_GROUPS`). Jobs run on :func:`sslviz.experiments.runner.run_jobs`,
-in parallel, slowest first, each result (accuracy, seconds and the chosen α or C per method)
-cached as soon as it is computed: an interrupted paper-scale run
-(:mod:`sslviz.experiments.fisher_command`) resumes, and the lecture reuses earlier results.
+in parallel, slowest first, each result (accuracy, seconds, the chosen α or C per method and
+whether that choice stopped at a bound of its parameter) cached as soon as it is computed: an
+interrupted paper-scale run (:mod:`sslviz.experiments.fisher_command`) resumes, and the lecture
+reuses earlier results.
 Labeled-only methods are cached once per labeled set. By default every hyper-parameter is chosen
 on the labeled posts (:class:`FisherSettings`); :data:`PAPER_SETTINGS` are the paper's.
 """
@@ -32,13 +33,17 @@ from ..fisher import (  # noqa: F401 (the document view is re-exported for the e
     FisherKernelNB,
     fisher_document_view,
 )
-from ..linear_svm import C_GRID, linear_svm, text_features
+from ..linear_svm import C_GRID, choose_svm_c, linear_svm, text_features
 from ..splits import split_labeled
 from ..tsvm import TransductiveSVM
-from ..tuning import ALPHA_GRID, choose_alpha
+from ..tuning import ALPHA_GRID, choose_nb_alpha
 from .runner import run_jobs
 
 RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
+
+#: Why a table cell may use a choice that stopped at a bound of its parameter (α in
+#: [1e-6, 100], C in [1e-4, 1e4]): the cell records it (``at_bound``) and the lecture states it.
+TABLE_EDGE = "the table records its edge choices (at_bound); the lecture states them"
 
 #: Methods in the column order of Table 1; "counts" is the linear SVM on unit-length counts (the
 #: paper's), "linear" the linear SVM on ``FisherSettings.features`` (tf-idf unless told).
@@ -91,8 +96,9 @@ class FisherSettings:
     Parameters
     ----------
     alpha : float or None, default=None
-        Smoothing of the NB and NB+EM classifiers; ``None``: chosen per split from ``alpha_grid``
-        by :func:`sslviz.tuning.choose_alpha` on the labeled posts (NB+EM takes NB's α).
+        Smoothing of the NB and NB+EM classifiers; ``None``: chosen per split by the evidence on
+        the labeled posts (:func:`sslviz.tuning.choose_nb_alpha`, ``alpha_grid`` extended by
+        decades while its best value is an end; NB+EM takes NB's α).
     kernel_alpha : float or None, default=None
         Smoothing of the three models behind the Fisher SVMs; ``None``: NB's α, chosen on the
         labeled posts as for ``alpha`` (1.0 is the paper's Dirichlet α = 2).
@@ -100,9 +106,10 @@ class FisherSettings:
         iterations per stage (20) and relative convergence threshold (1e-6).
     C : float or None, default=None
         Soft-margin cost of every SVM (and C* of the TSVM); ``None``: chosen per split and SVM
-        from ``C_grid`` by 5-fold cross-validation on the labeled posts
-        (:func:`sslviz.tsvm.linear_svm`); the TSVM takes the C chosen for an inductive SVM on its
-        own features. The paper: C = 1.
+        by cross-validated balanced accuracy on the labeled posts, ties broken by the hinge loss
+        (:func:`sslviz.linear_svm.choose_svm_c`, ``C_grid`` extended by decades while its best
+        value is an end); the TSVM takes the C chosen for an inductive SVM on its own features.
+        The paper: C = 1.
     features : {"tfidf", "tf"}, default="tfidf"
         What the linear SVM ("linear") and the TSVM see, scaled to unit length: tf-idf (idf from
         the labeled posts for the SVM, from all its posts for the TSVM) or counts (the paper's).
@@ -116,7 +123,7 @@ class FisherSettings:
         Give the TSVM at most this many of the split's unlabeled posts (a random subset);
         ``None`` gives it all. The TSVM is the slowest method by far.
     alpha_grid, C_grid : tuple of float
-        The candidates of α and C.
+        The grids α and C are chosen from first (each extended while its best value is an end).
     """
 
     alpha: float | None = None
@@ -229,6 +236,9 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
         Time spent on each method (a shared model is charged to the first method that needs it).
     chosen : dict of str -> float
         α of NB and NB+EM, C of every SVM (chosen or given).
+    at_bound : dict of str -> bool
+        Whether that choice stopped at a documented bound of its parameter (acknowledged with
+        :data:`TABLE_EDGE`; False for a given value).
     """
     _check_methods(methods)
     split = split_labeled(y, n_labeled, n_unlabeled=n_unlabeled, test_rows=test_rows,
@@ -236,7 +246,7 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
     X_train, y_train = X[split.train], split.semi_supervised_targets(y)
     X_labeled, y_labeled = X[split.labeled], np.asarray(y)[split.labeled]
     X_test, y_test = X[split.test], np.asarray(y)[split.test]
-    accuracy, seconds, chosen, fitted = {}, {}, {}, {}
+    accuracy, seconds, chosen, at_bound, fitted = {}, {}, {}, {}, {}
 
     def model(variant, alpha):
         if (variant, alpha) not in fitted:
@@ -247,35 +257,35 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
     def chosen_alpha(kernel=False):
         given = settings.kernel_alpha if kernel else settings.alpha
         if given is not None:
-            return given
+            return given, False
         if "alpha" not in fitted:
             fitted["alpha"] = _labeled_alpha(X_labeled, y_labeled, settings, seed)
-        return fitted["alpha"]
+        return fitted["alpha"].value, fitted["alpha"].at_bound
 
-    def record(method, predictions, start, value):
+    def record(method, predictions, start, value, edge):
         accuracy[method] = float(np.mean(predictions == y_test))
         seconds[method] = time.perf_counter() - start
-        chosen[method] = float(value)
+        chosen[method], at_bound[method] = float(value), bool(edge)
 
     for nb_method, variant in (("nb", "n-cat"), ("nb+em", "ul-cat")):
         if nb_method in methods:
             start = time.perf_counter()
-            alpha = chosen_alpha()
-            record(nb_method, model(variant, alpha).nb_.predict(X_test), start, alpha)
+            alpha, edge = chosen_alpha()
+            record(nb_method, model(variant, alpha).nb_.predict(X_test), start, alpha, edge)
     for variant in VARIANTS:
         if variant in methods:
             start = time.perf_counter()
-            kernel = model(variant, chosen_alpha(kernel=True))
+            kernel = model(variant, chosen_alpha(kernel=True)[0])
             train, test = _drop_unused_columns(kernel.transform(X_labeled),
                                                kernel.transform(X_test))
-            svm = _svm(train, y_labeled, settings, seed)
-            record(variant, svm.predict(test), start, svm.C)
+            svm, edge = _svm(train, y_labeled, settings, seed)
+            record(variant, svm.predict(test), start, svm.C, edge)
     for method, kind in (("linear", settings.features), ("counts", "tf")):
         if method in methods:
             start = time.perf_counter()
             train, test = text_features(X_labeled, X_labeled, X_test, kind=kind)
-            svm = _svm(train, y_labeled, settings, seed)
-            record(method, svm.predict(test), start, svm.C)
+            svm, edge = _svm(train, y_labeled, settings, seed)
+            record(method, svm.predict(test), start, svm.C, edge)
     if "tsvm" in methods:
         start = time.perf_counter()
         k = n_unlabeled if settings.tsvm_max_unlabeled is None else min(
@@ -284,21 +294,29 @@ def fisher_split_accuracies(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
                                random_state=seed)
         train, labeled, test = text_features(X[subset.train], X[subset.train],
                                              X[subset.labeled], X_test, kind=settings.features)
-        C = _svm(labeled, np.asarray(y)[subset.labeled], settings, seed).C
-        tsvm = TransductiveSVM(C=C, C_unlabeled=C, random_state=seed)
+        svm, edge = _svm(labeled, np.asarray(y)[subset.labeled], settings, seed)
+        tsvm = TransductiveSVM(C=svm.C, C_unlabeled=svm.C, random_state=seed)
         tsvm.fit(train, subset.semi_supervised_targets(y))
-        record("tsvm", tsvm.predict(test), start, C)
-    return accuracy, seconds, chosen
+        record("tsvm", tsvm.predict(test), start, svm.C, edge)
+    return accuracy, seconds, chosen, at_bound
 
 
 def _labeled_alpha(X_labeled, y_labeled, settings, seed):
-    """NB's α chosen on the labeled posts (:func:`sslviz.tuning.choose_alpha`)."""
-    return choose_alpha(X_labeled, y_labeled, grid=settings.alpha_grid, random_state=seed).value
+    """The :class:`~sslviz.tuning.Choice` of NB's α on the labeled posts: the evidence
+    (:func:`sslviz.tuning.choose_nb_alpha`), an edge choice acknowledged (:data:`TABLE_EDGE`)."""
+    choice = choose_nb_alpha(X_labeled, y_labeled, grid=settings.alpha_grid)
+    return choice.acknowledge_edge(TABLE_EDGE) if choice.at_bound else choice
 
 
 def _svm(X, y, settings, seed):
-    return linear_svm(X, y, C=settings.C, C_grid=settings.C_grid, cv=settings.svm_cv,
-                      max_iter=settings.svm_max_iter, random_state=seed)
+    """The fitted SVM and whether its C (chosen, not given) stopped at a bound of C."""
+    if settings.C is not None:
+        return linear_svm(X, y, C=settings.C, max_iter=settings.svm_max_iter), False
+    choice = choose_svm_c(X, y, C_grid=settings.C_grid, cv=settings.svm_cv,
+                          max_iter=settings.svm_max_iter, random_state=seed,
+                          edge_reason=TABLE_EDGE)
+    return (linear_svm(X, y, C=choice.value, max_iter=settings.svm_max_iter),
+            choice.at_bound)
 
 
 def _drop_unused_columns(train, *others):
@@ -338,7 +356,7 @@ def fisher_models_by_variant(X, y, *, n_labeled, n_unlabeled, test_rows, seed,
         alpha = settings.kernel_alpha
         if alpha is None:
             alpha = _labeled_alpha(X[split.labeled], np.asarray(y)[split.labeled], settings,
-                                   seed)
+                                   seed).value
         kernel = _fisher_model(variant, settings, seed, alpha)
         return split, kernel.fit(X[split.train], split.semi_supervised_targets(y))
 
@@ -354,7 +372,9 @@ class FisherGrid:
     split ``splits[k]``, method ``methods[m]``; NaN where a method was not run.
     ``seconds`` has the same shape: the compute time recorded when each cell was computed (also
     for cells read from the cache); labeled-only methods have it at the largest unlabeled size.
-    ``chosen`` (same shape, or ``None``): α of NB and NB+EM, C of the SVMs, in each cell.
+    ``chosen`` (same shape, or ``None``): α of NB and NB+EM, C of the SVMs, in each cell;
+    ``at_bound`` (same shape, or ``None``): 1.0 where that choice stopped at a bound of its
+    parameter (acknowledged, :data:`TABLE_EDGE`), 0.0 where it is interior or was given.
     """
 
     sizes: np.ndarray
@@ -364,6 +384,7 @@ class FisherGrid:
     accuracy: np.ndarray
     seconds: np.ndarray
     chosen: np.ndarray | None = None
+    at_bound: np.ndarray | None = None
 
     def _index(self, values, value, what):
         matches = np.flatnonzero(np.asarray(values) == value)
@@ -411,7 +432,9 @@ def fisher_grid(X, y, *, sizes, unlabeled_sizes, splits, test_folds, methods=FIS
         training posts with seed ``k``.
     methods : sequence of str, default=FISHER_METHODS
         Those in :data:`LABELED_ONLY_METHODS` run once per labeled set (at the largest
-        unlabeled size) and are repeated along the unlabeled axis.
+        unlabeled size) and are repeated along the unlabeled axis. With ``settings.features ==
+        "tf"`` "linear" is "counts" (both see unit-length counts): computed once, as "counts",
+        and copied.
     unlabeled_methods : sequence of str or None, default=None
         Methods run at *every* unlabeled size; the others run at the largest only (NaN
         elsewhere). ``None``: every method at every size.
@@ -430,14 +453,16 @@ def fisher_grid(X, y, *, sizes, unlabeled_sizes, splits, test_folds, methods=FIS
     if len(splits) and (splits.min() < 0 or splits.max() >= len(test_folds)):
         raise ValueError(f"splits must lie in 0..{len(test_folds) - 1} (one per test fold), "
                          f"got {splits.tolist()}")
-    cells, jobs = _grid_jobs(sizes, unlabeled_sizes, splits, methods, unlabeled_methods)
+    cells, jobs = _grid_jobs(sizes, unlabeled_sizes, splits, _methods_to_run(methods, settings),
+                             unlabeled_methods)
     digest = data_digest(X, np.asarray(y), *[np.asarray(fold) for fold in test_folds])
     results = run_jobs(_run_job, jobs, kind="fisher", key=lambda job: _job_key(job, digest,
                                                                                settings),
                        shared={"X": X, "y": y, "test_folds": test_folds, "settings": settings},
                        use_cache=use_cache, n_jobs=n_jobs, progress=progress,
                        description=description)
-    return _grid_from_results(cells, jobs, results, sizes, unlabeled_sizes, splits, methods)
+    return _grid_from_results(cells, jobs, results, sizes, unlabeled_sizes, splits, methods,
+                              settings)
 
 
 def stored_fisher_grid(X, y, *, sizes, unlabeled_sizes, splits, test_folds,
@@ -448,24 +473,45 @@ def stored_fisher_grid(X, y, *, sizes, unlabeled_sizes, splits, test_folds,
     sizes, unlabeled_sizes, splits = (np.asarray(values, dtype=int)
                                       for values in (sizes, unlabeled_sizes, splits))
     methods = _check_methods(methods)
-    cells, jobs = _grid_jobs(sizes, unlabeled_sizes, splits, methods, unlabeled_methods)
+    cells, jobs = _grid_jobs(sizes, unlabeled_sizes, splits, _methods_to_run(methods, settings),
+                             unlabeled_methods)
     digest = data_digest(X, np.asarray(y), *[np.asarray(fold) for fold in test_folds])
     results = run_jobs(_run_job, jobs, kind="fisher", cached_only=True,
                        key=lambda job: _job_key(job, digest, settings))
     if any(result is None for result in results):
         return None
-    return _grid_from_results(cells, jobs, results, sizes, unlabeled_sizes, splits, methods)
+    return _grid_from_results(cells, jobs, results, sizes, unlabeled_sizes, splits, methods,
+                              settings)
 
 
-def _grid_from_results(cells, jobs, results, sizes, unlabeled_sizes, splits, methods):
-    accuracy, seconds, chosen = _assemble(cells, jobs, results, methods,
-                                          shape=(len(sizes), len(unlabeled_sizes), len(splits)))
+def _grid_from_results(cells, jobs, results, sizes, unlabeled_sizes, splits, methods, settings):
+    run = _methods_to_run(methods, settings)
+    accuracy, seconds, chosen, at_bound = _assemble(
+        cells, jobs, results, run, shape=(len(sizes), len(unlabeled_sizes), len(splits)))
     j_largest = int(np.argmax(unlabeled_sizes))
-    for m, method in enumerate(methods):  # the same labeled set gives the same result
+    for m, method in enumerate(run):  # the same labeled set gives the same result
         if method in LABELED_ONLY_METHODS:
-            accuracy[:, :, :, m] = accuracy[:, j_largest, None, :, m]
-            chosen[:, :, :, m] = chosen[:, j_largest, None, :, m]
-    return FisherGrid(sizes, unlabeled_sizes, splits, methods, accuracy, seconds, chosen)
+            for array in (accuracy, chosen, at_bound):
+                array[:, :, :, m] = array[:, j_largest, None, :, m]
+    order = [run.index(_SAME_AS.get(m, m) if m not in run else m) for m in methods]
+    seconds = seconds[..., order]
+    for m, method in enumerate(methods):  # a copy costs nothing
+        if method not in run:
+            seconds[..., m] = 0.0
+    return FisherGrid(sizes, unlabeled_sizes, splits, methods, accuracy[..., order], seconds,
+                      chosen[..., order], at_bound[..., order])
+
+
+#: With ``features="tf"`` the linear SVM sees what "counts" sees: it is run once, as "counts".
+_SAME_AS = {"linear": "counts"}
+
+
+def _methods_to_run(methods, settings):
+    """``methods`` without those that would repeat another's computation exactly (the linear SVM
+    on counts when "counts" is run too)."""
+    if settings.features == "tf" and "counts" in methods:
+        return tuple(m for m in methods if m != "linear")
+    return tuple(methods)
 
 
 def _grid_jobs(sizes, unlabeled_sizes, splits, methods, unlabeled_methods):
@@ -498,22 +544,24 @@ def _job_key(job, digest, settings):
 def _run_job(X, y, *, test_folds, settings, n_labeled, n_unlabeled, split, methods):
     """One job for :func:`sslviz.experiments.runner.run_jobs`: accuracy and seconds arrays
     (one entry per method of the group)."""
-    accuracy, seconds, chosen = fisher_split_accuracies(
+    results = fisher_split_accuracies(
         X, y, n_labeled=n_labeled, n_unlabeled=n_unlabeled, test_rows=test_folds[split],
         seed=split, methods=methods, settings=settings)
-    return {"accuracy": np.array([accuracy[m] for m in methods]),
-            "seconds": np.array([seconds[m] for m in methods]),
-            "chosen": np.array([chosen[m] for m in methods])}
+    return {name: np.array([values[m] for m in methods], dtype=float)
+            for name, values in zip(RESULT_ARRAYS, results, strict=True)}
+
+
+RESULT_ARRAYS = ("accuracy", "seconds", "chosen", "at_bound")
+"""What one job records per method (:func:`fisher_split_accuracies`'s four dicts)."""
 
 
 def _assemble(cells, jobs, results, methods, *, shape):
-    """Accuracy, seconds and chosen values of shape ``shape + (n_methods,)``; NaN where nothing
-    was wanted."""
-    arrays = {name: np.full(shape + (len(methods),), np.nan)
-              for name in ("accuracy", "seconds", "chosen")}
+    """The :data:`RESULT_ARRAYS` of shape ``shape + (n_methods,)``; NaN where nothing was
+    wanted."""
+    arrays = {name: np.full(shape + (len(methods),), np.nan) for name in RESULT_ARRAYS}
     for (i, j, k, wanted), job, result in zip(cells, jobs, results, strict=True):
         for g, method in enumerate(job["methods"]):
             if method in wanted:
                 for name, array in arrays.items():
                     array[i, j, k, methods.index(method)] = result[name][g]
-    return arrays["accuracy"], arrays["seconds"], arrays["chosen"]
+    return tuple(arrays[name] for name in RESULT_ARRAYS)

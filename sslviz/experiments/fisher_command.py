@@ -7,7 +7,7 @@ options (the package's one pattern: each lecture's experiments own a ``main(argv
 computed, so an interrupted run resumes where it stopped; ``--no-cache`` recomputes everything.
 By default NB's α and every SVM's C are chosen on each split's labeled posts and the linear SVMs
 see tf-idf; ``--paper-settings`` runs the paper's fixed settings instead (α = 2, C = 1,
-unit-length counts).
+unit-length counts; the linear SVM is then the count SVM and its column is left out).
 """
 
 from __future__ import annotations
@@ -22,9 +22,14 @@ from . import fisher
 from .fisher import FISHER_METHOD_NAMES, PAPER_SIZES, paper_column
 
 
-def fisher_table_text(grid, *, n_unlabeled=None, paper=True):
+def fisher_table_text(grid, *, n_unlabeled=None, paper=True, features=None):
     """Table 1 as text: mean accuracy (%) per size and method, the paper's value in brackets
-    (``( -  )`` for a method the paper did not run)."""
+    (``( -  )`` for a method the paper did not run).
+
+    ``features``: what our TSVM saw (``FisherSettings.features``); when it is not the paper's
+    unit-length counts ("tf") and the table holds the TSVM beside the paper's value, a last line
+    says that the bracketed TSVM saw counts.
+    """
     table = grid.table(n_unlabeled)
     names = [FISHER_METHOD_NAMES[m] for m in grid.methods]
     width = max(len(n) for n in names) if paper else 8
@@ -41,6 +46,9 @@ def fisher_table_text(grid, *, n_unlabeled=None, paper=True):
             else:
                 cells.append(ours)
         lines.append(f"{int(size):>8} " + " ".join(f"{c:>{width}}" for c in cells))
+    if paper and features not in (None, "tf") and "tsvm" in grid.methods:
+        lines.append(f"{FISHER_METHOD_NAMES['tsvm']}: ours on {features}, the paper's (in "
+                     "brackets) on unit-length counts")
     return "\n".join(lines)
 
 
@@ -65,7 +73,8 @@ def fisher_figure_text(grid, method="ul-cat", *, spread=False):
 
 def fisher_spread_text(grid, *, n_unlabeled=None):
     """Per method (rows) and labeled size: mean accuracy (%) over the splits, its range
-    [min-max], and the α (NB, NB+EM) or C (SVMs) chosen on the splits' labeled posts."""
+    [min-max], and the α (NB, NB+EM) or C (SVMs) chosen on the splits' labeled posts, with the
+    number of splits whose choice stopped at a bound of its parameter (if any)."""
     j = -1 if n_unlabeled is None else grid._index(grid.unlabeled_sizes, n_unlabeled,
                                                    "unlabeled size")
     lines = [f"#labeled: mean over {len(grid.splits)} splits [min-max], chosen α or C"]
@@ -79,6 +88,8 @@ def fisher_spread_text(grid, *, n_unlabeled=None):
                 low, high = np.min(grid.chosen[i, j, :, m]), np.max(grid.chosen[i, j, :, m])
                 name = "α" if method in ("nb", "nb+em") else "C"
                 text += f" {name} {low:g}" + ("" if low == high else f"-{high:g}")
+                edges = 0 if grid.at_bound is None else int(np.nansum(grid.at_bound[i, j, :, m]))
+                text += f" ({edges} at a bound)" if edges else ""
             cells.append(text)
         lines.append(f"{FISHER_METHOD_NAMES[method]:>14}  " + " | ".join(cells))
     return "\n".join(lines)
@@ -147,6 +158,8 @@ def main(argv):
     unlabeled = args.unlabeled or ((fisher.PAPER_N_UNLABELED,) if table
                                    else fisher.PAPER_FIGURE_1_UNLABELED)
     methods = args.methods or (fisher.FISHER_METHODS if table else ("ul-cat", "nb+em"))
+    if args.paper_settings and not args.methods and table:
+        methods = tuple(m for m in methods if m != "linear")  # on counts it is "counts"
     corpus = fisher.load_fisher_corpus()
     test_folds = fisher.paper_test_folds(corpus.y)
     _check_sizes(sizes, unlabeled, corpus.X.shape[0], test_folds)
@@ -161,7 +174,7 @@ def main(argv):
                               splits=args.splits, test_folds=test_folds,
                               methods=methods, settings=settings, use_cache=not args.no_cache,
                               n_jobs=args.n_jobs, description=f"fisher-{args.command}")
-    print(fisher_table_text(grid) if table
+    print(fisher_table_text(grid, features=settings.features) if table
           else fisher_figure_text(grid, methods[0]))
     if table:
         print(fisher_spread_text(grid))
