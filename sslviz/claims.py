@@ -12,10 +12,12 @@ prints ::
       EM = [62.4, 56.1, 70.3]
       -> holds
 
-and ``-> DOES NOT HOLD`` when it does not. Under the test command (``SSLVIZ_STRICT_CLAIMS=1``,
-set by ``run.py test``) a claim that does not hold raises :class:`ClaimFailed`, so a code change
-that makes a lecture's sentence false fails the suite instead of misleading a class. In a lecture
-it only prints: an instructor sees the verdict, not a traceback.
+and ``-> DOES NOT HOLD`` when it does not. A claim whose numbers hold a NaN (a result that is
+missing) does not hold whatever the check said, and its report says which number. Under the
+test command (``SSLVIZ_STRICT_CLAIMS=1``, set by ``run.py test``) a claim that does not hold
+raises :class:`ClaimFailed`, so a code change that makes a lecture's sentence false fails the
+suite instead of misleading a class. In a lecture it only prints: an instructor sees the
+verdict, not a traceback.
 
 Write the prose from the verdict, not the other way round: the markdown above the cell says what
 the claim says, and the numbers it quotes are the ones printed here.
@@ -48,15 +50,19 @@ class Claim:
     statement: str
     holds: bool
     numbers: dict
+    reason: str = ""
+    """Why the claim does not hold although its check passed (a NaN among its numbers)."""
 
     def _ipython_display_(self):
         """Shown as nothing: :func:`claim` printed it already (a cell may end with the call)."""
 
     def report(self, digits=1):
         """The printed form: the statement, one line per number, the verdict."""
+        digits = _checked_digits(digits)
         lines = [f"claim: {self.statement}"]
         lines += [f"  {name} = {_format(value, digits)}" for name, value in self.numbers.items()]
-        lines.append("  -> holds" if self.holds else "  -> DOES NOT HOLD")
+        verdict = "  -> holds" if self.holds else "  -> DOES NOT HOLD"
+        lines.append(f"{verdict} ({self.reason})" if self.reason else verdict)
         return "\n".join(lines)
 
 
@@ -74,7 +80,7 @@ def claim(statement, holds, *, digits=1, **numbers):
         The sentence as the lecture says it.
     holds : bool or numpy bool
         The check, computed from the numbers (e.g. ``bool(np.all(em > nb))``).
-    digits : int, default 1
+    digits : int from 0 to 15, default 1
         Decimals for floats (arrays are printed element by element).
     **numbers
         The values the claim rests on, printed as ``name = value``.
@@ -82,7 +88,9 @@ def claim(statement, holds, *, digits=1, **numbers):
     Raises
     ------
     ClaimFailed
-        When the claim does not hold and :func:`strict` is true.
+        When the claim does not hold (or a number is NaN) and :func:`strict` is true.
+    ValueError
+        For an empty statement, a ``holds`` that is not one bool, or ``digits`` out of range.
     """
     if not isinstance(statement, str) or not statement.strip():
         raise ValueError(f"statement must be a non-empty str, got {statement!r}")
@@ -90,19 +98,56 @@ def claim(statement, holds, *, digits=1, **numbers):
     if verdict.shape != () or verdict.dtype != bool:
         raise ValueError("holds must be one bool (e.g. bool(np.all(a > b))), got "
                          f"{holds!r}")
-    result = Claim(statement, bool(verdict), dict(numbers))
+    digits = _checked_digits(digits)
+    missing = [name for name, value in numbers.items() if _has_nan(value)]
+    reason = (f"NaN in {', '.join(missing)}: a number the claim rests on is missing"
+              if missing else "")
+    result = Claim(statement, bool(verdict) and not missing, dict(numbers), reason)
     print(result.report(digits))
     if not result.holds and strict():
-        raise ClaimFailed(f"the lecture's claim does not hold: {statement}")
+        detail = f" ({reason})" if reason else ""
+        raise ClaimFailed(f"the lecture's claim does not hold: {statement}{detail}")
     return result
+
+
+MAX_DIGITS = 15  # a float carries about 15 significant decimals
+
+
+def _checked_digits(digits):
+    if (isinstance(digits, bool) or not isinstance(digits, (int, np.integer))
+            or not 0 <= digits <= MAX_DIGITS):
+        raise ValueError(f"digits must be an integer from 0 to {MAX_DIGITS} (decimals of the "
+                         f"printed floats), got {digits!r}")
+    return int(digits)
+
+
+def _has_nan(value):
+    """Whether ``value`` (a number, an array, a nested list) holds a NaN anywhere."""
+    if isinstance(value, (str, bytes)):
+        return False
+    if isinstance(value, dict):
+        return any(_has_nan(v) for v in value.values())
+    try:
+        array = np.asarray(value)
+    except ValueError:  # a ragged list: look at each element
+        return any(_has_nan(v) for v in value)
+    if array.dtype.kind in "fc":
+        return bool(np.isnan(array).any())
+    if array.dtype.kind == "O":
+        items = [array.item()] if array.shape == () else array.ravel().tolist()
+        return any(_has_nan(v) for v in items if v is not value)
+    return False
 
 
 def _format(value, digits):
     if isinstance(value, str):
         return value
-    array = np.asarray(value)
+    try:
+        array = np.asarray(value)
+    except ValueError:  # a ragged list
+        return "[" + ", ".join(_format(v, digits) for v in value) + "]"
     if array.dtype.kind in "fc" and array.shape == ():
-        return f"{float(array):.{digits}f}"
+        return f"{array.item():.{digits}f}"
     if array.dtype.kind == "f":
         return "[" + ", ".join(f"{v:.{digits}f}" for v in array.ravel()) + "]"
     if array.shape == ():

@@ -233,6 +233,38 @@ class TrainedVocabularyNB(ClassifierMixin, BaseEstimator):
         return tags
 
 
+def _check_estimator(estimator):
+    """Refuse an ``estimator`` the views cannot use: a class instead of an instance, or an
+    object without ``fit``, ``predict_proba`` and a log-probability to rank the pool by."""
+    if estimator is None:
+        return
+    if isinstance(estimator, type):
+        raise ValueError(f"estimator must be a classifier instance, got the class "
+                         f"{estimator.__name__}: write {estimator.__name__}()")
+    missing = [name for name in ("fit", "predict_proba", "get_params")
+               if not hasattr(estimator, name)]
+    if not (hasattr(estimator, "predict_log_proba")
+            or hasattr(estimator, "predict_joint_log_proba")):
+        missing.append("predict_log_proba")
+    if missing:
+        raise ValueError(f"estimator must be a scikit-learn classifier with fit, predict_proba "
+                         f"and predict_log_proba (e.g. MultinomialNB()); {estimator!r} has no "
+                         f"{', '.join(missing)}")
+
+
+def _per_class_counts(per_class, n_classes):
+    """``per_class`` as a list of counts (ints >= 0), or a clear error naming it."""
+    try:
+        one_dimensional = (not isinstance(per_class, str | bytes | dict)
+                           and np.ndim(per_class) == 1)
+    except ValueError:  # a ragged nesting
+        one_dimensional = False
+    if not one_dimensional:
+        raise ValueError(f"per_class must be a sequence of one count per class ({n_classes} "
+                         f"classes), e.g. [1, 3], got {per_class!r}")
+    return [check_int("per_class", c, minimum=0) for c in per_class]
+
+
 class CoTraining(ClassifierMixin, BaseEstimator):
     """Blum & Mitchell's co-training of two classifiers on two views, with a trace.
 
@@ -323,9 +355,11 @@ class CoTraining(ClassifierMixin, BaseEstimator):
         Raises
         ------
         ValueError
-            If ``n_view0_features`` leaves a view without columns, ``per_class`` does not give
-            one count per class, or a view has no feature on any labeled row.
+            If ``estimator`` is not a classifier with ``predict_proba`` and log-probabilities,
+            ``n_view0_features`` leaves a view without columns, ``per_class`` is not one count
+            per class, or a view has no feature on any labeled row.
         """
+        _check_estimator(self.estimator)  # first: validate_data reads the estimator's tags
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype="numeric")
         self._split = self._check_params(X.shape[1])
         y, labeled = semi_supervised_target(y)
@@ -364,7 +398,7 @@ class CoTraining(ClassifierMixin, BaseEstimator):
 
     def _growth(self, y_labeled):
         if self.per_class is not None:
-            counts = [check_int("per_class", c, minimum=0) for c in self.per_class]
+            counts = _per_class_counts(self.per_class, len(self.classes_))
             if len(counts) != len(self.classes_) or sum(counts) == 0:
                 raise ValueError(f"per_class must give one count per class ({len(self.classes_)}"
                                  f" classes) and add at least one row, got {self.per_class!r}")

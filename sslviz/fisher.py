@@ -323,10 +323,11 @@ def fisher_scores(X, log_prior, log_prob, *, prune_tol=0.0, normalize=True):
     posterior = np.exp(joint - logsumexp(joint, axis=1, keepdims=True))  # P(c|x)
     inv_sqrt_prob = np.exp(-0.5 * log_prob)  # 1/√P(w|c)
     prior_part = posterior * np.exp(-0.5 * log_prior)  # eq. 11
-    # Every row is built divided by its largest count (``peak``), so that huge counts cannot
-    # overflow an entry or a squared length; the division is undone at the end unless the rows
-    # are scaled to unit length anyway.
-    peak = _row_peaks(X)
+    # Every row is built divided by its largest count (``peak``) when that exceeds 1, so that
+    # huge counts cannot overflow an entry or a squared length (tiny counts are left as they
+    # are: dividing by them would blow up the prior part); the division is undone at the end
+    # unless the rows are scaled to unit length anyway.
+    peak = np.maximum(_row_peaks(X), 1.0)
     X = (sp.diags(1.0 / peak) @ X).tocsr()
     prior_part = prior_part / peak[:, None]
     # squared length of each block: P(c|x)² Σ_w N(w,x)²/P(w|c) (+ the ρ_c entry)

@@ -57,7 +57,8 @@ from .validation import (
 )
 
 __all__ = ["GraphPropagation", "METHODS", "PropagationStep", "RECORDS", "affinity_from_neighbours",
-           "class_mass_normalization", "cosine_neighbours", "euclidean_neighbours",
+           "class_mass_normalization", "cosine_neighbours", "cosine_scaled_rows",
+           "euclidean_neighbours",
            "harmonic_solution", "knn_affinity", "solve_spd", "spreading_solution", "step_summary"]
 
 METHODS = ("harmonic", "spreading")
@@ -88,21 +89,60 @@ def euclidean_neighbours(X, n_neighbors):
     if n_neighbors >= X.shape[0]:
         raise ValueError(f"n_neighbors must be < the number of rows ({X.shape[0]}), "
                          f"got {n_neighbors}")
+    X = X * float(_power_of_two_below(_largest(X)))  # exact: the weights are unchanged
     distances, neighbours = NearestNeighbors(n_neighbors=n_neighbors).fit(X).kneighbors()
     sigma = max(float(np.median(distances[:, -1])), 1e-12)
     return np.exp(-distances**2 / (2 * sigma**2)), neighbours
 
 
-def cosine_neighbours(X, n_neighbors):
-    """``(similarities, neighbours)`` of each row's ``n_neighbors`` most similar other rows,
-    most similar first, shapes (n, n_neighbors). One search serves every smaller k."""
+def cosine_scaled_rows(X):
+    """``X`` (float, CSR if sparse) with each row scaled by a power of two so that its largest
+    magnitude lies in [0.5, 1): cosine similarities are unchanged (exactly), and no square of
+    a tiny or huge count underflows or overflows. Rows without any feature are refused."""
     X = sp.csr_matrix(X, dtype=float) if sp.issparse(X) else np.asarray(X, dtype=float)
-    norms = (np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel()) if sp.issparse(X)
-             else np.linalg.norm(X, axis=1))
-    empty = np.flatnonzero(norms == 0)
+    largest = _largest(X, axis=1)
+    empty = np.flatnonzero(largest == 0)
     if len(empty):
         raise ValueError(f"{len(empty)} row(s) have no features at all (e.g. row {empty[0]}): "
                          "an empty context or document has no neighbours; remove those rows")
+    return _scale_rows(X, _power_of_two_below(largest))
+
+
+def _largest(X, axis=None):
+    """The largest magnitude of ``X`` (dense or sparse), of each row with ``axis=1``."""
+    if sp.issparse(X):
+        return (np.asarray(abs(X).max(axis=1).todense()).ravel() if axis == 1
+                else float(abs(X).max()) if X.nnz else 0.0)
+    return np.abs(X).max(axis=axis, initial=0.0)
+
+
+def _power_of_two_below(largest):
+    """The power of two that brings ``largest`` (> 0) into [0.5, 1); 1 where it is 0."""
+    largest = np.asarray(largest, dtype=float)
+    return np.where(largest > 0, np.ldexp(1.0, -np.frexp(largest)[1]), 1.0)
+
+
+def _scale_rows(X, scale):
+    return (sp.diags(scale) @ X).tocsr() if sp.issparse(X) else X * scale[:, None]
+
+
+def _comparable(fitted, X, metric):
+    """The training rows and new rows scaled by powers of two (exact: the neighbours and their
+    weights are unchanged) so that no distance or norm overflows or underflows: cosine, each
+    row on its own; euclidean, one scale for both."""
+    fitted = sp.csr_matrix(fitted, dtype=float) if sp.issparse(fitted) else np.asarray(
+        fitted, dtype=float)
+    if metric == "cosine":
+        return (_scale_rows(fitted, _power_of_two_below(_largest(fitted, axis=1))),
+                _scale_rows(X, _power_of_two_below(_largest(X, axis=1))))
+    scale = float(_power_of_two_below(max(_largest(fitted), _largest(X))))
+    return fitted * scale, X * scale
+
+
+def cosine_neighbours(X, n_neighbors):
+    """``(similarities, neighbours)`` of each row's ``n_neighbors`` most similar other rows,
+    most similar first, shapes (n, n_neighbors). One search serves every smaller k."""
+    X = cosine_scaled_rows(X)
     n_samples = X.shape[0]
     n_neighbors = check_int("n_neighbors", n_neighbors, minimum=1)
     if n_neighbors >= n_samples:
@@ -302,6 +342,8 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         Whether it reached ``tol`` within ``max_iter``.
     X_fit_ : {ndarray, sparse matrix}
         The training rows (or affinities), kept for ``predict_proba`` of new rows.
+    labeled_ : ndarray of bool, shape (n_samples,)
+        The labeled training rows.
     n_features_in_ : int
 
     References
@@ -368,7 +410,7 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=None, y_numeric=False)
         y, labeled = semi_supervised_target(y)
         self.classes_ = resolve_classes(np.asarray(y)[labeled], min_classes=2)
-        self.X_fit_ = X
+        self.X_fit_, self.labeled_ = X, labeled
         W = (knn_affinity(X, self.n_neighbors, self.metric) if self.affinity == "knn"
              else self._given(X))
         Y = self._one_hot(np.asarray(y), labeled)
@@ -384,13 +426,18 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
 
     @staticmethod
     def _given(W):
-        W = sp.csr_matrix(W, dtype=float)
-        if W.shape[0] != W.shape[1] or abs(W - W.T).max() > 1e-12 or W.min() < 0:
+        W = _checked_affinities(W, "X (the precomputed affinity matrix)")
+        if W.shape[0] != W.shape[1]:
             raise ValueError("affinity='precomputed' needs a square, symmetric, non-negative "
                              f"affinity matrix as X, got shape {W.shape}")
-        if (np.asarray(W.sum(axis=1)).ravel() == 0).any():
-            raise ValueError("a row of the precomputed affinity matrix has no edge: every node "
-                             "needs a neighbour")
+        if abs(W - W.T).max() > 1e-12 * max(W.max(), 1.0):
+            raise ValueError("affinity='precomputed' needs a square, symmetric, non-negative "
+                             "affinity matrix as X; this one is not symmetric (use W.maximum(W.T)"
+                             " or (W + W.T) / 2)")
+        lonely = np.flatnonzero(np.asarray(W.sum(axis=1)).ravel() == 0)
+        if len(lonely):
+            raise ValueError(f"{len(lonely)} row(s) of the precomputed affinity matrix X have no "
+                             f"edge (e.g. row {lonely[0]}): every node needs a neighbour")
         return W
 
     def _one_hot(self, y, labeled):
@@ -464,12 +511,11 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         if self.affinity == "precomputed":
-            weights = sp.csr_matrix(X, dtype=float)
-            proba = np.asarray(weights @ self.label_distributions_)
-            return proba / np.maximum(proba.sum(axis=1, keepdims=True), 1e-300)
+            return self._proba_from_affinities(X)
         X = validate_data(self, X, accept_sparse="csr", reset=False)
         k = min(self.n_neighbors, self.X_fit_.shape[0])
-        search = NearestNeighbors(n_neighbors=k, metric=self.metric).fit(self.X_fit_)
+        fitted, X = _comparable(self.X_fit_, X, self.metric)
+        search = NearestNeighbors(n_neighbors=k, metric=self.metric).fit(fitted)
         distances, neighbours = search.kneighbors(X)
         if self.metric == "cosine":
             weights = np.maximum(1.0 - distances, 1e-6)
@@ -477,6 +523,23 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
             sigma = max(float(np.median(distances[:, -1])), 1e-12)
             weights = np.maximum(np.exp(-distances**2 / (2 * sigma**2)), 1e-300)
         proba = np.einsum("ik,ikc->ic", weights, self.label_distributions_[neighbours])
+        return proba / proba.sum(axis=1, keepdims=True)
+
+    def _proba_from_affinities(self, X):
+        """Label distributions of new rows given their affinities to the training rows; a row
+        with no edge to a training row gets the labeled class frequencies, with a warning."""
+        n_fit = self.X_fit_.shape[0]
+        weights = _checked_affinities(X, "X (the affinities of new rows to the training rows)",
+                                      rowwise=True)
+        if weights.shape[1] != n_fit:
+            raise ValueError(f"X (the affinities of new rows to the training rows) must have one "
+                             f"column per training row ({n_fit}), got shape {weights.shape}")
+        proba = np.asarray(weights @ self.label_distributions_)
+        lonely = np.flatnonzero(proba.sum(axis=1) <= 0)
+        if len(lonely):
+            warnings.warn(f"{len(lonely)} row(s) of X have no edge to a training row (e.g. row "
+                          f"{lonely[0]}); they get the labeled class frequencies", stacklevel=3)
+            proba[lonely] = self.label_distributions_[self.labeled_].mean(axis=0)
         return proba / proba.sum(axis=1, keepdims=True)
 
     def predict(self, X):
@@ -514,6 +577,32 @@ def step_summary(trace, truth, rows):
     accuracy = np.divide(right.sum(axis=1), counts, out=np.full(len(counts), np.nan),
                          where=counts > 0)
     return reached.mean(axis=1), accuracy
+
+
+def _checked_affinities(W, name, *, rowwise=False):
+    """``W`` as a CSR matrix of finite, non-negative affinities, rescaled by a power of two
+    (exact: every result of the graph is unchanged) so that no sum of them overflows. ``rowwise``:
+    each row on its own scale (new rows' affinities: only their proportions matter)."""
+    try:
+        W = sp.csr_matrix(W, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name} must be a 2-D matrix of numbers ({error})") from None
+    if not np.isfinite(W.data).all():
+        row = int(np.searchsorted(W.indptr, np.flatnonzero(~np.isfinite(W.data))[0], "right")) - 1
+        raise ValueError(f"{name} holds NaN or infinite affinities (e.g. row {row}): every "
+                         "affinity must be a finite number >= 0")
+    if (W.data < 0).any():
+        row = int(np.searchsorted(W.indptr, np.flatnonzero(W.data < 0)[0], "right")) - 1
+        raise ValueError(f"{name} holds negative affinities (e.g. row {row}): every affinity "
+                         "must be a finite number >= 0")
+    W.eliminate_zeros()
+    largest = (np.maximum.reduceat(W.data, W.indptr[:-1][np.diff(W.indptr) > 0])
+               if rowwise else W.data.max(initial=0.0))
+    if rowwise and W.nnz:
+        scale = np.ones(W.shape[0])
+        scale[np.diff(W.indptr) > 0] = np.ldexp(1.0, -np.frexp(largest)[1])
+        return (sp.diags(scale) @ W).tocsr()
+    return W * np.ldexp(1.0, -int(np.frexp(largest)[1])) if W.nnz else W
 
 
 def _rownorm(F):

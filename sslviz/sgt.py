@@ -46,7 +46,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.neighbors import NearestNeighbors
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .label_propagation import cosine_scaled_rows
 from .validation import check_int, check_number, resolve_classes, semi_supervised_target
+
+RESCALE_ABOVE = 1e6
+"""Above this ``c`` the cut's objective is divided by ``c`` before it is solved (the same
+minimiser): ``bbᵀ`` grows as ``c²`` and would overflow near ``c = 1e150``."""
 
 __all__ = ["SpectralGraphTransducer", "constrained_cut", "sgt_graph", "smooth_eigenvectors",
            "sphere_constrained_minimum"]
@@ -54,16 +59,11 @@ __all__ = ["SpectralGraphTransducer", "constrained_cut", "sgt_graph", "smooth_ei
 
 def sgt_graph(X, n_neighbors):
     """The paper's symmetric kNN graph: row-normalised cosine similarities plus their transpose."""
-    X = sp.csr_matrix(X, dtype=float) if sp.issparse(X) else np.asarray(X, dtype=float)
     n_samples = X.shape[0]
     if n_neighbors >= n_samples:
         raise ValueError(f"n_neighbors must be < the number of rows ({n_samples}), "
                          f"got {n_neighbors}")
-    norms = (np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel()) if sp.issparse(X)
-             else np.linalg.norm(X, axis=1))
-    if np.any(norms == 0):
-        raise ValueError(f"row {int(np.flatnonzero(norms == 0)[0])} has no features at all: "
-                         "an empty document has no neighbours; remove it")
+    X = cosine_scaled_rows(X)  # exact: tiny or huge counts give the same cosines
     # kneighbors() without X leaves each row out by its index (a duplicate row is a neighbour)
     distances, neighbours = (NearestNeighbors(n_neighbors=n_neighbors, metric="cosine")
                              .fit(X).kneighbors())
@@ -130,8 +130,10 @@ def constrained_cut(V, positive, negative, c):
     costs = np.where(positive, n_labeled / (2 * n_pos),
                      np.where(negative, n_labeled / (2 * n_neg), 0.0))
     spectrum = np.arange(1, V.shape[1] + 1, dtype=float) ** 2
-    G = np.diag(spectrum) + c * (V.T * costs) @ V
-    b = c * V.T @ (costs * targets)
+    if c > RESCALE_ABOVE:  # the objective divided by c: the same minimum, no overflowing c²
+        G, b = np.diag(spectrum / c) + (V.T * costs) @ V, V.T @ (costs * targets)
+    else:
+        G, b = np.diag(spectrum) + c * (V.T * costs) @ V, c * V.T @ (costs * targets)
     w, _ = sphere_constrained_minimum(G, b, len(V))
     return V @ w, (gamma_pos + gamma_neg) / 2
 

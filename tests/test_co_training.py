@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.naive_bayes import MultinomialNB
+from sklearn.svm import SVC
 
 from sslviz.co_training import CoTraining
 
@@ -138,3 +139,33 @@ def test_saturated_probabilities_are_ranked_by_their_log_odds_not_by_pool_order(
     assert pool[0] != longest  # so the probability ranking would not pick it
     first_view_pick = model.trace_[1].added[model.trace_[1].by_view == 0]
     assert first_view_pick.tolist() == [longest]  # the log-odds grow with the length
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"estimator": "nb"}, r"estimator must be a scikit-learn classifier with fit, predict_proba "
+                          r"and predict_log_proba \(e.g. MultinomialNB\(\)\); 'nb' has no fit, "
+                          r"predict_proba, get_params, predict_log_proba"),
+    ({"estimator": MultinomialNB}, r"estimator must be a classifier instance, got the class "
+                                   r"MultinomialNB: write MultinomialNB\(\)"),
+    ({"estimator": SVC()}, r"SVC\(\) has no predict_proba"),
+    ({"per_class": 3}, r"per_class must be a sequence of one count per class \(2 classes\), "
+                       r"e.g. \[1, 3\], got 3"),
+    ({"per_class": "13"}, r"per_class must be a sequence .*got '13'"),
+    ({"per_class": [[1], [1, 2]]}, r"per_class must be a sequence .*got \[\[1\], \[1, 2\]\]"),
+    ({"per_class": {0: 1, 1: 3}}, r"per_class must be a sequence .*got \{0: 1, 1: 3\}"),
+    ({"per_class": [1, 2.5]}, r"per_class must be an integer >= 0, got 2.5"),
+    ({"per_class": [1, -1]}, r"per_class must be an integer >= 0, got -1"),
+])
+def test_estimator_and_per_class_are_checked_by_name(params, message):
+    X, y, _ = _two_view_corpus()
+    with pytest.raises(ValueError, match=message):
+        CoTraining(n_view0_features=4, **params).fit(X, y)
+
+
+def test_a_classifier_with_log_probabilities_is_accepted():
+    from sklearn.linear_model import LogisticRegression
+
+    X, y, _ = _two_view_corpus()
+    model = CoTraining(n_view0_features=4, estimator=LogisticRegression(), per_class=[1, 1],
+                       pool_size=10, max_iter=2, random_state=0).fit(X, y)
+    assert model.n_iter_ == 2 and isinstance(model.estimators_[0], LogisticRegression)

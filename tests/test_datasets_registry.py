@@ -32,7 +32,9 @@ from sslviz.datasets import (
     status,
 )
 from sslviz.datasets.__main__ import main
+from sslviz.datasets.download import MirrorError
 from sslviz.datasets.registry import AcceptedCopy, DataFile, Dataset, get_dataset
+from sslviz.datasets.verify import NOT_A_FILE
 
 fetch_module = importlib.import_module("sslviz.datasets.fetch")
 verify_module = importlib.import_module("sslviz.datasets.verify")
@@ -511,3 +513,87 @@ def test_python_dash_m_runs_the_cli(tmp_path):
     assert result.returncode == 1
     assert "missing" in result.stdout
     assert "python -m sslviz.datasets fetch smart_stoplist" in result.stderr
+
+
+# --------------------------------------------------------------------------- mirrors (issue 32)
+
+
+@pytest.mark.parametrize("mirror", ["/media/stick/corpora", "data:text/plain,x",
+                                    "ftp://mirror.example.org/corpora/", "javascript:alert(1)",
+                                    "https://", "http://host:port/", "file:"])
+def test_a_mirror_that_is_not_an_address_is_refused_before_anything_is_fetched(
+        monkeypatch, folder, mirror, capsys):
+    _register(monkeypatch, _toy_file(url="https://example.org/toy.bin"))
+    monkeypatch.setenv("SSLVIZ_MIRROR", mirror)
+    expected = (f"SSLVIZ_MIRROR is set to {mirror!r}, which is not a mirror's address: give an "
+                "https://, http:// or file:// URL")
+    with pytest.raises(MirrorError) as info:
+        fetch("toy", data_dir=folder, progress=False)
+    assert str(info.value).startswith(expected)
+    assert os.listdir(folder) == []
+    assert main(["status", "toy"]) == 2  # the command checks it at its start: one line
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"error: {expected}")
+
+
+def test_a_mirror_folder_that_is_missing_cannot_be_reached(monkeypatch, folder, tmp_path):
+    _register(monkeypatch, _toy_file(url="https://example.org/toy.bin"))
+    gone = tmp_path / "unmounted-stick"
+    monkeypatch.setenv("SSLVIZ_MIRROR", gone.as_uri())
+    with pytest.raises(DatasetMissingError) as info:
+        fetch("toy", data_dir=folder, progress=False)
+    text = " ".join(str(info.value).split())
+    assert f"cannot reach the mirror {gone.as_uri()} (SSLVIZ_MIRROR): {gone} does not exist" \
+        in text
+    assert "has none of" not in text
+
+
+def test_a_mirror_on_a_closed_port_cannot_be_reached_it_does_not_lack_the_file(monkeypatch,
+                                                                                folder):
+    import socket
+
+    with socket.socket() as probe:  # a port that was free a moment ago: nobody listens there
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    _register(monkeypatch, _toy_file(url="https://example.org/toy.bin"))
+    monkeypatch.setenv("SSLVIZ_MIRROR", f"http://127.0.0.1:{port}/corpora")
+    with pytest.raises(DatasetMissingError) as info:
+        fetch("toy", data_dir=folder, progress=False)
+    text = " ".join(str(info.value).split())
+    assert f"cannot reach the mirror http://127.0.0.1:{port}/corpora (SSLVIZ_MIRROR):" in text
+    assert "Connection refused" in text and "has none of" not in text
+
+
+def test_an_http_mirror_without_the_file_says_so(monkeypatch, folder, tmp_path):
+    import functools
+    import http.server
+    import threading
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        _register(monkeypatch, _toy_file(url="https://example.org/toy.bin"))
+        mirror = f"http://127.0.0.1:{server.server_address[1]}/"
+        monkeypatch.setenv("SSLVIZ_MIRROR", mirror)
+        with pytest.raises(DatasetMissingError) as info:
+            fetch("toy", data_dir=folder, progress=False)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert (f"the mirror {mirror} (SSLVIZ_MIRROR) has none of toy.bin"
+            in " ".join(str(info.value).split()))
+
+
+# --------------------------------------------------------------------------- a file for a folder
+
+
+def test_a_file_where_a_datasets_folder_should_be_is_reported_not_a_folder(folder):
+    (folder / "golub_leukemia").write_text("not the folder")
+    rows = status("golub", data_dir=folder)
+    assert {row.state for row in rows} == {NOT_A_FILE}
+    problems = " ".join(" ".join(ensure("golub", data_dir=folder)).split())
+    assert (f"{folder / 'golub_leukemia'} is not a folder (it is a file), where the folder "
+            "holding actual.csv should be") in problems
+    assert "missing" not in problems.split("golub")[-1]

@@ -524,3 +524,22 @@ def test_parameters_are_refused_by_name(kwargs, message):
     X, _, y_semi = corpus(n_docs=30)
     with pytest.raises(ValueError, match=message):
         FisherKernelNB(**kwargs).fit(X, y_semi)
+
+
+def test_tiny_counts_still_give_unit_rows():
+    """Counts scaled by 1e-300 (issue 32: rows of zeros, from dividing the prior part by the
+    tiny peak count): a document that small is as good as empty, its posterior is the prior, so
+    its unit score is √P(c) on the prior entries, as it already is at 1e-150."""
+    X, _, y_semi = corpus(n_docs=60)
+    model = FisherKernelNB(variant="n-cat").fit(X, y_semi)
+    moderate = model.transform(X * 1e-150).toarray()
+    tiny = model.transform(X * 1e-300).toarray()
+    np.testing.assert_allclose(np.linalg.norm(tiny, axis=1), 1.0, rtol=1e-12)
+    np.testing.assert_allclose(tiny, moderate, atol=1e-15)
+    root_prior = np.exp(0.5 * model.nb_.component_log_prior_)
+    np.testing.assert_allclose(tiny[:, :len(root_prior)], np.tile(root_prior, (60, 1)),
+                               rtol=1e-12)
+    raw = exact(model, X * 1e-300)
+    assert np.all(np.isfinite(raw.data))
+    np.testing.assert_allclose(raw[:, :len(root_prior)].toarray(), np.tile(root_prior, (60, 1)),
+                               rtol=1e-12)

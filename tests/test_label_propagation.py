@@ -148,7 +148,8 @@ def test_a_precomputed_graph_from_one_larger_search_gives_the_same_fit(method):
 def test_a_precomputed_graph_must_be_symmetric_with_an_edge_per_node():
     with pytest.raises(ValueError, match="square, symmetric, non-negative"):
         GraphPropagation(affinity="precomputed").fit(np.array([[0, 1.0], [0, 0]]), [0, 1])
-    with pytest.raises(ValueError, match="has no edge"):
+    with pytest.raises(ValueError, match=r"3 row\(s\) of the precomputed affinity matrix X "
+                                         r"have no edge \(e.g. row 0\)"):
         GraphPropagation(affinity="precomputed").fit(np.eye(3) * 0, [0, 1, -1])
 
 
@@ -272,3 +273,82 @@ def test_rows_whose_spread_mass_is_numerically_zero_get_the_class_frequencies_no
     assert np.isfinite(model.label_distributions_).all()
     np.testing.assert_allclose(model.label_distributions_[-1], [0.5, 0.5])
     assert model.transduction_[:2].tolist() == [0, 1]
+
+
+# ------------------------------------------------------------ bad affinities, extreme magnitudes
+
+
+def _precomputed(seed=6):
+    from sslviz.label_propagation import affinity_from_neighbours, cosine_neighbours
+
+    X, y, _ = _two_clusters(seed=seed)
+    return affinity_from_neighbours(*cosine_neighbours(X, 4), 4).toarray(), y
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda W: W[:, :-1], r"square, symmetric, non-negative affinity matrix as X, got shape "
+                          r"\(40, 39\)"),
+    (lambda W: np.where(np.eye(40, k=1) + np.eye(40, k=-1) > 0, np.nan, W),
+     r"Input X contains NaN"),  # scikit-learn's check of fit's input
+    (lambda W: np.where(np.arange(40)[:, None] == 3, np.inf, W), r"Input X contains infinity"),
+    (lambda W: -W, r"X \(the precomputed affinity matrix\) holds negative affinities \(e.g. row "
+                   r"0\): every affinity must be a finite number >= 0"),
+    (lambda W: np.triu(W), r"this one is not symmetric \(use W.maximum\(W.T\)"),
+])
+def test_a_precomputed_matrix_is_checked_and_named(change, message):
+    W, y = _precomputed()
+    with pytest.raises(ValueError, match=message):
+        GraphPropagation(affinity="precomputed").fit(change(W), y)
+
+
+@pytest.mark.parametrize(("X", "message"), [
+    (np.full((2, 40), np.nan), r"the affinities of new rows to the training rows\) holds NaN "
+                               r"or infinite affinities \(e.g. row 0\)"),
+    (np.where(np.arange(40) == 7, np.inf, np.ones((3, 40))) * [[1], [1], [0]],
+     r"the affinities of new rows to the training rows\) holds NaN or infinite affinities "
+     r"\(e.g. row 0\)"),
+    (-np.ones((2, 40)), r"the affinities of new rows to the training rows\) holds negative"),
+    (np.ones((2, 39)), r"must have one column per training row \(40\), got shape \(2, 39\)"),
+])
+def test_new_rows_affinities_are_checked_and_named(X, message):
+    W, y = _precomputed()
+    model = GraphPropagation(affinity="precomputed").fit(W, y)
+    with pytest.raises(ValueError, match=message):
+        model.predict_proba(X)
+
+
+def test_a_new_row_without_an_edge_is_reported_and_gets_the_class_frequencies():
+    W, y = _precomputed()
+    model = GraphPropagation(affinity="precomputed").fit(W, y)
+    new = np.vstack([W[5], np.zeros(40)])
+    with pytest.warns(UserWarning, match=r"1 row\(s\) of X have no edge to a training row "
+                                         r"\(e.g. row 1\)"):
+        proba = model.predict_proba(new)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    np.testing.assert_allclose(proba[1], [0.5, 0.5])  # one labeled row of each class
+    np.testing.assert_allclose(proba[0], model.predict_proba(W[5:6])[0])
+
+
+@pytest.mark.parametrize("method", ["harmonic", "spreading"])
+@pytest.mark.parametrize("scale", [1e300, 1e-300, 2.0**1000])
+def test_huge_or_tiny_affinities_give_the_same_distributions(method, scale):
+    W, y = _precomputed()
+    plain = GraphPropagation(method=method, affinity="precomputed", alpha=0.9).fit(W, y)
+    scaled = GraphPropagation(method=method, affinity="precomputed", alpha=0.9).fit(W * scale, y)
+    np.testing.assert_allclose(scaled.label_distributions_, plain.label_distributions_,
+                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(scaled.predict_proba(W[:5] * scale), plain.predict_proba(W[:5]),
+                               rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("metric", ["cosine", "euclidean"])
+@pytest.mark.parametrize("scale", [1e300, 1e-300])
+def test_huge_or_tiny_features_give_the_same_graph_and_predictions(metric, scale):
+    X, y, _ = _two_clusters(seed=2)
+    plain = GraphPropagation(n_neighbors=4, metric=metric).fit(X, y)
+    for rows in (X * scale, sp.csr_matrix(X * scale)):
+        scaled = GraphPropagation(n_neighbors=4, metric=metric).fit(rows, y)
+        np.testing.assert_allclose(scaled.label_distributions_, plain.label_distributions_,
+                                   rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(scaled.predict_proba(rows[:6]), plain.predict_proba(X[:6]),
+                                   rtol=1e-9, atol=1e-12)

@@ -102,7 +102,7 @@ def test_predicting_other_rows_is_refused():
     sgt = SpectralGraphTransducer(n_neighbors=5, n_components=4, c=100).fit(X, y)
     with pytest.raises(ValueError, match="transductive: it labels only the rows it was fitted on"):
         sgt.predict(X[:10])
-    with pytest.raises(ValueError, match="row 3 has no features at all"):
+    with pytest.raises(ValueError, match=r"1 row\(s\) have no features at all \(e.g. row 3\)"):
         X2 = X.copy()
         X2[3] = 0
         SpectralGraphTransducer(n_neighbors=5, n_components=4).fit(sp.csr_matrix(X2), y)
@@ -134,3 +134,22 @@ def test_the_graph_of_duplicate_rows_has_no_self_edge_and_k_neighbours_per_row()
     assert A.sum() == pytest.approx(2 * len(X))
     assert (A[2, [4, 8, 10]] >= 1 / 3 - 1e-12).all()
     assert np.count_nonzero(A, axis=1).min() >= k
+
+
+@pytest.mark.parametrize("c", [1e100, 1e300, np.finfo(float).max])
+def test_a_huge_c_gives_the_limit_of_large_c_not_an_overflow(c):
+    """c trades the cut against the labels; for a c that large the labels decide alone: the
+    cut of c = 1e300 is that of c = 1e12 (the objective is divided by c; c² would overflow)."""
+    X, y, _ = _clusters()
+    limit = SpectralGraphTransducer(n_neighbors=5, n_components=4, c=1e12).fit(X, y)
+    huge = SpectralGraphTransducer(n_neighbors=5, n_components=4, c=c).fit(X, y)
+    np.testing.assert_allclose(huge.decision_, limit.decision_, atol=1e-6)
+    assert np.isfinite(huge.decision_).all()
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e-300])
+def test_huge_or_tiny_counts_give_the_same_cut(scale):
+    X, y, _ = _clusters()
+    plain = SpectralGraphTransducer(n_neighbors=5, n_components=4, c=100).fit(X, y)
+    scaled = SpectralGraphTransducer(n_neighbors=5, n_components=4, c=100).fit(X * scale, y)
+    np.testing.assert_allclose(scaled.decision_, plain.decision_, atol=1e-9)

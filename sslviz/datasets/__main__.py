@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 
 from sslviz import cli
+from sslviz.datasets.download import mirror_base
 from sslviz.datasets.fetch import (
     UNVERIFIED,
     ChecksumMismatchError,
@@ -96,6 +97,7 @@ def _check_names(names):
     if unknown:
         raise cli.UsageError(f"unknown dataset(s) {unknown}; choose from {', '.join(REGISTRY)}")
     data_dir_origin()  # SSLVIZ_DATA must name a folder (DataFolderError otherwise)
+    mirror_base()  # SSLVIZ_MIRROR must be an https://, http:// or file:// URL (MirrorError)
 
 
 @cli.command

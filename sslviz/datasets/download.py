@@ -13,7 +13,10 @@ file; temporary files of downloads killed more than an hour ago are removed.
 A course mirror (``SSLVIZ_MIRROR``: a base URL such as ``https://course.example.org/corpora/`` or
 ``file:///media/stick/corpora/``, laid out like a data folder) is asked instead of the official
 URLs: for each accepted copy of a file, best first, ``<mirror>/<copy's file name>``; the first one
-that exists is downloaded and checked by the same rule.
+that exists is downloaded and checked by the same rule. The mirror must be an ``https://``,
+``http://`` or ``file://`` URL (:func:`mirror_base`, checked before anything is fetched); a mirror
+that cannot be reached (a closed port, no network, a missing folder) is reported as such, not as
+a mirror without the file.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -47,6 +51,7 @@ from sslviz.datasets.verify import (
     manual_reason,
     remember_sha256,
 )
+from sslviz.paths import DataFolderError
 
 _CHUNK = 1 << 20
 _TIMEOUT = 60
@@ -59,6 +64,44 @@ class _NetworkError(Exception):
 
 class _ServerError(_NetworkError):
     """The server answered, with an HTTP error (404, 500, ...)."""
+
+    def __init__(self, message, code):
+        super().__init__(message)
+        self.code = code
+
+
+class MirrorError(DataFolderError):
+    """``SSLVIZ_MIRROR`` is not an address the data can come from; the message says the fix."""
+
+
+MIRROR_SCHEMES = ("https", "http", "file")
+ABSENT = (404, 410)  # the HTTP answers of a mirror that lacks a file
+
+
+def mirror_base() -> str | None:
+    """The course mirror ``SSLVIZ_MIRROR`` (checked); ``None`` when unset.
+
+    Raises
+    ------
+    MirrorError
+        If it is not an ``https://``, ``http://`` (with a host) or ``file://`` URL.
+    """
+    mirror = os.environ.get("SSLVIZ_MIRROR", "").strip()
+    if not mirror:
+        return None
+    parts = urllib.parse.urlsplit(mirror)
+    try:
+        parts.port  # noqa: B018 -- raises ValueError for a port that is not a number
+        usable = parts.scheme.lower() in MIRROR_SCHEMES and (
+            bool(parts.hostname) if parts.scheme.lower() != "file" else bool(parts.path))
+    except ValueError:
+        usable = False
+    if not usable:
+        raise MirrorError(
+            f"SSLVIZ_MIRROR is set to {mirror!r}, which is not a mirror's address: give an "
+            "https://, http:// or file:// URL of a folder laid out like the data folder (e.g. "
+            "https://course.example.org/corpora/ or file:///media/stick/corpora/), or unset it")
+    return mirror
 
 
 def fetch_file(data_file: DataFile, folder: Path, progress: bool) -> tuple[Path | None, str]:
@@ -76,7 +119,7 @@ def fetch_file(data_file: DataFile, folder: Path, progress: bool) -> tuple[Path 
         return check.path, ""
     if check.state in (NOT_A_FILE, UNREADABLE):
         return None, check.reason
-    mirror = os.environ.get("SSLVIZ_MIRROR", "").strip()
+    mirror = mirror_base()
     if mirror:
         return _fetch_from_mirror(data_file, folder, progress, mirror)
     if not data_file.downloadable:
@@ -107,15 +150,39 @@ def _fetch_from(data_file, url, folder, filename, progress):
 def _fetch_from_mirror(data_file, folder, progress, mirror):
     """Ask ``mirror`` for each accepted copy of ``data_file``, best first."""
     base = mirror if mirror.endswith("/") else mirror + "/"
+    unreachable = _unreachable_folder(mirror, base)
+    if unreachable:
+        return None, unreachable
     for filename in data_file.filenames:
         url = base + filename
         try:
             _network(urllib.request.urlopen, url, timeout=_TIMEOUT).close()
-        except _NetworkError:
-            continue  # not on the mirror under this name
+        except _ServerError as error:
+            if error.code in ABSENT:
+                continue  # not on the mirror under this name
+            return None, (f"the mirror {mirror} (SSLVIZ_MIRROR) answered {error} for {filename}; "
+                          "try again later or unset SSLVIZ_MIRROR")
+        except _NetworkError as error:
+            if base.startswith("file:") and isinstance(getattr(error.__cause__, "reason", None),
+                                                       FileNotFoundError):
+                continue  # the folder is there, the file is not
+            return None, (f"cannot reach the mirror {mirror} (SSLVIZ_MIRROR): {error}; check its "
+                          "address and the network, or unset SSLVIZ_MIRROR")
         return _fetch_from(data_file, url, folder, filename, progress)
     return None, (f"the mirror {mirror} (SSLVIZ_MIRROR) has none of "
                   f"{', '.join(data_file.filenames)}; put one there or unset SSLVIZ_MIRROR")
+
+
+def _unreachable_folder(mirror, base):
+    """Why a ``file://`` mirror cannot be reached (its folder is missing), or ``""``."""
+    if not base.startswith("file:"):
+        return ""
+    path = Path(urllib.request.url2pathname(urllib.parse.urlsplit(base).path))
+    if path.is_dir():
+        return ""
+    what = "is not a folder" if path.exists() else "does not exist"
+    return (f"cannot reach the mirror {mirror} (SSLVIZ_MIRROR): {path} {what}; mount or copy the "
+            "mirror there, fix SSLVIZ_MIRROR, or unset it")
 
 
 def _unwritable(folder: Path) -> str:
@@ -186,7 +253,7 @@ def _network(call, *args, **kwargs):
     try:
         return call(*args, **kwargs)
     except urllib.error.HTTPError as error:
-        raise _ServerError(f"HTTP {error.code} {error.reason}") from error
+        raise _ServerError(f"HTTP {error.code} {error.reason}", error.code) from error
     except urllib.error.URLError as error:
         raise _NetworkError(error.reason) from error
     except (http.client.HTTPException, ConnectionError, TimeoutError) as error:

@@ -22,7 +22,7 @@ import warnings
 from pathlib import Path
 
 from sslviz.datasets import registry
-from sslviz.datasets.download import fetch_file
+from sslviz.datasets.download import fetch_file, mirror_base
 from sslviz.datasets.registry import Dataset, get_dataset
 from sslviz.datasets.verify import (
     CORRUPT,
@@ -227,9 +227,11 @@ def fetch(names=None, *, data_dir=None, progress=True) -> list[Path]:
     ChecksumMismatchError
         A download's sha256 matches no accepted copy; nothing is saved.
     DatasetMissingError
-        Some files could not be obtained (no URL, no network, folder not writable, a folder
-        where the file should be); the message lists each with its reason and explains
-        ``SSLVIZ_DATA``.
+        Some files could not be obtained (no URL, no network, a mirror that cannot be reached,
+        folder not writable, a folder where the file should be); the message lists each with
+        its reason and explains ``SSLVIZ_DATA``.
+    MirrorError
+        ``SSLVIZ_MIRROR`` is not an https://, http:// or file:// URL (checked first).
 
     Notes
     -----
@@ -238,6 +240,7 @@ def fetch(names=None, *, data_dir=None, progress=True) -> list[Path]:
     it, whichever server sent them; only a name without any known checksum is kept unverified,
     its sha256 printed on stderr.
     """
+    mirror_base()  # a mirror that is not an address is refused before anything is checked
     folder, origin = _folder(data_dir)
     paths, failures = [], []
     for dataset in _datasets(names):

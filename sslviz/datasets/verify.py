@@ -181,7 +181,13 @@ def check_file(data_file: DataFile, folder: Path) -> Check:
 
 def _check_copy(data_file: DataFile, filename: str, path: Path) -> Check:
     if not path.exists():
-        return Check(MISSING, path)
+        blocker = _file_in_the_way(path, filename)
+        if blocker is None:
+            return Check(MISSING, path)
+        return Check(NOT_A_FILE, path, reason=(
+            f"{blocker} is not a folder (it is a file), where the folder holding "
+            f"{Path(filename).name} should be; move it away (e.g. mv '{blocker}' "
+            f"'{blocker}.old'), then run the command again"))
     if not path.is_file():
         what = "a folder" if path.is_dir() else "not a regular file"
         return Check(NOT_A_FILE, path, reason=(
@@ -201,6 +207,14 @@ def _check_copy(data_file: DataFile, filename: str, path: Path) -> Check:
         if problem:
             return Check(CORRUPT, path, None, actual, reason=problem)
     return Check(PRESENT if copy.verified else UNVERIFIED, path, copy, actual)
+
+
+def _file_in_the_way(path: Path, filename: str) -> Path | None:
+    """The file that stands where a folder of ``filename`` (e.g. ``golub_leukemia/``) should
+    be, or ``None``."""
+    folders = list(path.parents)[:len(Path(filename).parts) - 1]
+    return next((folder for folder in reversed(folders)
+                 if folder.exists() and not folder.is_dir()), None)
 
 
 # -- content checks of files without a published checksum ------------------------------------------

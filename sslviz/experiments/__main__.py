@@ -11,19 +11,23 @@ table|perplexity`` (lecture 09, :func:`sslviz.experiments.hybrid_studies.main`);
 
 Every command takes ``--scheduler ADDRESS`` (e.g. ``tcp://host:8786``): its jobs then run on that
 Dask cluster (:func:`sslviz.experiments.runner.use_scheduler`; ``pip install sslviz[cluster]``),
-with the same cache, resume and progress bar.
+with the same cache, resume and progress bar. The address is checked at once; the connection is
+made when the first job must be computed (after the command has checked its own arguments), and
+a scheduler that does not complete the handshake in time is one line, never a hang.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+import urllib.parse
 
 from .. import cli
 from ..lectures import LECTURE_COMMANDS
 from . import runner
 
 SCHEDULER_FLAG = "--scheduler"
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # dask.distributed's network transports
 
 
 COMMANDS = {**LECTURE_COMMANDS, "alpha-study": "sslviz.experiments.model_selection",
@@ -40,12 +44,25 @@ def pop_scheduler(argv):
     for arg in arguments:
         if arg == SCHEDULER_FLAG or arg.startswith(SCHEDULER_FLAG + "="):
             address = arg.partition("=")[2] if "=" in arg else next(arguments, "")
-            if "://" not in address or not address.split("://", 1)[1]:
-                raise cli.UsageError(f"{SCHEDULER_FLAG} needs a scheduler address such as "
-                                     f"tcp://host:8786, got {address!r}")
+            check_scheduler_address(address)
         else:
             rest.append(arg)
     return rest, address
+
+
+def check_scheduler_address(address):
+    """Refuse (one line naming the option) an address Dask could not connect to: a transport
+    of :data:`SCHEDULER_SCHEMES`, a host, and a port in 1-65535 if one is given."""
+    parts = urllib.parse.urlsplit(address)
+    try:
+        port_ok = parts.port is None or 0 < parts.port < 65536
+    except ValueError:  # not a number, or out of range
+        port_ok = False
+    if (parts.scheme not in SCHEDULER_SCHEMES or not parts.hostname or not port_ok
+            or "://" not in address or parts.path.strip("/") or parts.query or parts.fragment):
+        raise cli.UsageError(f"{SCHEDULER_FLAG} needs a scheduler address such as "
+                             f"tcp://host:8786 ({'/'.join(SCHEDULER_SCHEMES)}://host[:port]), "
+                             f"got {address!r}")
 
 
 @cli.command
@@ -55,7 +72,7 @@ def main(argv=None):
     argv, scheduler = pop_scheduler(argv)
     if scheduler is None:
         return _run(argv)
-    with runner.use_scheduler(scheduler):
+    with runner.use_scheduler(scheduler, lazy=True, option=SCHEDULER_FLAG):
         return _run(argv)
 
 

@@ -11,6 +11,10 @@ Inside :func:`use_scheduler` the jobs go to a Dask cluster instead (``dask.distr
 optional dependency: ``pip install sslviz[cluster]``): the same cache, the same resume, the same
 progress bar, the results stored as each finishes. A job whose worker dies is run again on
 another worker (Dask's rescheduling), so a killed worker costs its running jobs, not the run.
+Connecting is bounded as a whole (:data:`CONNECT_TIMEOUT_S`, Dask's handshake included: a port
+where something else listens, silent or speaking HTTP, ends in :class:`SchedulerError`, never a
+hang), and with ``lazy=True`` it waits until a job must be computed, so a command checks its own
+arguments (and reads its cache) first.
 
 Every job runs inside :func:`sslviz.threads.one_thread` (one BLAS/OpenMP thread), whoever
 executes it: its speed and its numbers do not depend on where it ran.
@@ -21,6 +25,7 @@ not the runner's: it lives in :mod:`sslviz.widgets.ahead`.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import threading
 
@@ -29,32 +34,101 @@ from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from ..cache import ResultCache
+from ..cli import UsageError
 from ..threads import one_thread
 
-_CLUSTER = threading.local()  # .client: the dask.distributed Client of use_scheduler, if any
+_CLUSTER = threading.local()  # .client: the Client of use_scheduler (or .pending: lazy)
+CONNECT_TIMEOUT_S = 20.0
+"""Bound on connecting to a scheduler, handshake included (Dask's own timeout bounds only the
+TCP connect: a silent server would be waited for without end)."""
+
+
+class SchedulerError(UsageError):
+    """No Dask scheduler answered at the address given; the message says what to check."""
 
 
 @contextlib.contextmanager
-def use_scheduler(address):
+def use_scheduler(address, *, lazy=False, option=None):
     """Send the jobs :func:`run_jobs` computes to the Dask scheduler at ``address`` while inside.
 
     ``address`` is a scheduler address (``tcp://host:8786``) or a ``dask.distributed`` cluster
     object (e.g. a ``LocalCluster``). Every worker needs sslviz installed (the same version) and
     the corpora only if the jobs read them (experiments send the data with the jobs).
+    ``lazy=True`` connects when the first job must be computed (and yields ``None``);
+    ``option`` names the command-line option of the address in error messages.
+
+    Raises
+    ------
+    SchedulerError
+        When nothing at ``address`` completes Dask's handshake within :data:`CONNECT_TIMEOUT_S`.
     """
+    _import_client()
+    previous = (getattr(_CLUSTER, "client", None), getattr(_CLUSTER, "pending", None))
+    _CLUSTER.client, _CLUSTER.pending = None, (address, option)
+    try:
+        if not lazy:
+            _cluster_client()
+        yield _CLUSTER.client
+    finally:
+        client = _CLUSTER.client
+        _CLUSTER.client, _CLUSTER.pending = previous
+        if client is not None:
+            client.close()
+
+
+def _import_client():
     try:
         from dask.distributed import Client
     except ImportError:
         raise ImportError("running on a cluster needs dask.distributed: pip install "
                           "'sslviz[cluster]' (or: pip install 'dask[distributed]')") from None
-    client = Client(address, set_as_default=False, timeout="20s")
-    previous = getattr(_CLUSTER, "client", None)
-    _CLUSTER.client = client
-    try:
-        yield client
-    finally:
-        _CLUSTER.client = previous
-        client.close()
+    return Client
+
+
+def _cluster_client():
+    """The Client of the innermost :func:`use_scheduler`, connected now if it was lazy; None
+    outside one."""
+    client, pending = getattr(_CLUSTER, "client", None), getattr(_CLUSTER, "pending", None)
+    if client is not None or pending is None:
+        return client
+    address, option = pending
+    if isinstance(address, str):
+        _check_handshake(address, option)
+    _CLUSTER.client = _import_client()(address, set_as_default=False,
+                                       timeout=f"{CONNECT_TIMEOUT_S}s")
+    return _CLUSTER.client
+
+
+def _check_handshake(address, option):
+    """Complete Dask's handshake with ``address`` within :data:`CONNECT_TIMEOUT_S` (in a thread
+    of its own: a notebook's event loop may be running) or raise :class:`SchedulerError`."""
+    from distributed.comm import connect
+
+    async def handshake():
+        comm = await asyncio.wait_for(connect(address, timeout=CONNECT_TIMEOUT_S),
+                                      CONNECT_TIMEOUT_S)
+        await comm.close()
+
+    failure = []
+
+    def attempt():
+        try:
+            asyncio.run(handshake())
+        except Exception as error:  # noqa: BLE001 -- every failure is reported as one line
+            failure.append(error)
+
+    thread = threading.Thread(target=attempt, daemon=True, name="sslviz-scheduler-check")
+    thread.start()
+    thread.join(CONNECT_TIMEOUT_S + 5)
+    if thread.is_alive() or failure:
+        reason = ("no answer" if thread.is_alive()
+                  or isinstance(failure[0], TimeoutError | asyncio.TimeoutError)
+                  else " ".join(str(failure[0]).split()) or type(failure[0]).__name__)
+        name = f"{option} {address}" if option else f"the scheduler address {address}"
+        raise SchedulerError(
+            f"{name}: no Dask scheduler completed the handshake within {CONNECT_TIMEOUT_S:g} s "
+            f"({reason[:160]}); check the address (e.g. tcp://host:8786) and that "
+            "`dask scheduler` runs there")
 
 
 def run_jobs(function, jobs, *, kind, key, shared=None, use_cache=True, n_jobs=None,
@@ -92,7 +166,7 @@ def run_jobs(function, jobs, *, kind, key, shared=None, use_cache=True, n_jobs=N
     todo = [i for i, result in enumerate(results) if result is None]
     if not todo:
         return results
-    client = getattr(_CLUSTER, "client", None)
+    client = _cluster_client()
     if client is not None:
         finished = _on_cluster(client, function, [(i, jobs[i]) for i in todo], shared)
     else:
