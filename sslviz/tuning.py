@@ -90,10 +90,6 @@ Defaults: ``kernel_expansion.DEFAULT_WIDTH_CRITERION``.
   average (mean regret 0.45 points each over the six cells; with as many labeled documents in
   every class balanced accuracy equals accuracy), but the hinge loss stopped at the lower bound
   C = 1e-4 on 20 % of the 20 Newsgroups splits at 5 per class, balanced accuracy never.
-* :func:`choose_alpha` -- the earlier α chooser (leave-one-out log P(y|x), the evidence with one
-  labeled document per class; grid never extended), kept unchanged while the lectures move to
-  :func:`choose_nb_alpha`.
-
 Why it matters: α·|V| pseudo-counts per class compete with the few thousand real tokens that a
 handful of labeled documents hold; with a 100k-word vocabulary α = 0.1 drowns them.
 """
@@ -116,13 +112,12 @@ from sklearn.model_selection import (
     StratifiedKFold,
     cross_val_score,
 )
-from sklearn.naive_bayes import MultinomialNB
 
 from .validation import check_int, labeled_mask
 
 __all__ = ["ALPHA_CRITERIA", "ALPHA_GRID", "ALPHA_TIE_BREAK", "Choice", "DEFAULT_ALPHA_CRITERION",
            "LEAVE_ONE_OUT", "MARGIN_SCORING", "NEG_HINGE_LOSS", "PARAMETER_KINDS", "ParameterKind",
-           "best_index", "choose_alpha", "choose_by_cv", "choose_by_cv_interior", "choose_interior",
+           "best_index", "choose_by_cv", "choose_by_cv_interior", "choose_interior",
            "choose_nb_alpha", "cv_score", "grid_edge_message", "held_out_log_likelihood",
            "kind_name", "labeled_folds",
            "log_evidence", "loo_accuracy", "loo_generative_log_likelihood", "loo_log_likelihood",
@@ -394,42 +389,6 @@ def choose_by_cv(estimator, param_grid, X, y, *, cv=5, random_state=None,
     return Choice(candidates[best], candidates, scores, criterion)
 
 
-def choose_alpha(X, y, *, grid=ALPHA_GRID, cv=5, random_state=None, method="auto"):
-    """Multinomial NB's smoothing α, chosen on the labeled rows only.
-
-    Parameters
-    ----------
-    X : sparse matrix of word counts, shape (n_documents, n_words)
-    y : array of shape (n_documents,), ``-1`` for unlabeled rows (ignored)
-    grid : sequence of float > 0
-    method : {"auto", "loo", "cv", "evidence"}
-        "auto": the leave-one-out log-likelihood (:func:`loo_log_likelihood`) when every class
-        has at least 2 labeled documents, else the evidence (:func:`log_evidence`); "cv": the
-        ``cv``-fold cross-validated log-likelihood. The module's study shows "auto" walking to
-        the grid's largest α with few labels: new code calls :func:`choose_nb_alpha`.
-
-    Returns
-    -------
-    Choice
-    """
-    labeled = labeled_mask(y)
-    X_lab, y_lab = X[labeled], np.asarray(y)[labeled]
-    if method not in ("auto", "loo", "cv", "evidence"):
-        raise ValueError(f"method must be 'auto', 'loo', 'cv' or 'evidence', got {method!r}")
-    smallest = np.unique(y_lab, return_counts=True)[1].min() if len(y_lab) else 0
-    if method == "cv":
-        return choose_by_cv(MultinomialNB(), {"alpha": list(grid)}, X_lab, y_lab, cv=cv,
-                            random_state=random_state)
-    if method == "loo" or (method == "auto" and smallest >= 2):
-        scores = np.array([loo_log_likelihood(X_lab, y_lab, alpha) for alpha in grid])
-        criterion = "leave-one-out log-likelihood"
-    else:
-        scores = np.array([log_evidence(X_lab, y_lab, alpha) for alpha in grid])
-        criterion = "evidence"
-    candidates = [{"alpha": float(alpha)} for alpha in grid]
-    return Choice(candidates[best_index(scores)], candidates, scores, criterion)
-
-
 def _loo_class_scores(X, y, alpha):
     """NB's class scores of every labeled document under the model fitted without it.
 
@@ -611,6 +570,11 @@ PARAMETER_KINDS = {
         "spreading_alpha", 0.01, 0.99, "linear",
         "label spreading's α lies in (0, 1): at 0 the labels do not spread, at 1 the seed "
         "labels are forgotten (Zhou et al. 2004)"),
+    "entropy_weight": ParameterKind(
+        "entropy_weight", 1e-6, 10.0, "log",
+        "entropy regularisation's λ (MLR/MER): below 1e-6 the unlabeled rows' entropy is "
+        "nothing beside the labels' log-likelihood; above 10 it outweighs it so far that the "
+        "fit puts every unlabeled row in one class (lecture 09's MER study)"),
 }
 """The kinds of parameter :func:`choose_interior` extends, with their documented bounds."""
 

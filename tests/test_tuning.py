@@ -22,7 +22,6 @@ from sslviz.tuning import (
     NEG_HINGE_LOSS,
     Choice,
     best_index,
-    choose_alpha,
     choose_by_cv,
     choose_by_cv_interior,
     choose_interior,
@@ -108,7 +107,7 @@ def test_cv_needs_two_labeled_rows_per_class(counts):
     with pytest.raises(ValueError, match="at least 2 labeled rows in every class; the smallest "
                                          "class has 1"):
         choose_by_cv(MultinomialNB(), {"alpha": [1.0]}, X, one_each)
-    choice = choose_alpha(X, one_each)  # auto: falls back to the evidence
+    choice = choose_nb_alpha(X, one_each)  # default: the evidence, defined with one per class
     assert choice.criterion == "evidence"
 
 
@@ -125,17 +124,6 @@ def test_log_evidence_differences_equal_scipys_dirichlet_multinomial(counts):
     ours = np.array([log_evidence(X, y, a) for a in (0.01, 0.3, 2.0)])
     theirs = np.array([scipy_evidence(a) for a in (0.01, 0.3, 2.0)])
     np.testing.assert_allclose(ours - ours[0], theirs - theirs[0], rtol=1e-9)
-
-
-def test_choose_alpha_methods(counts):
-    X, y = counts
-    cv = choose_alpha(X, y, random_state=0, method="cv")
-    assert cv.criterion == "5-fold cv log-likelihood"
-    evidence = choose_alpha(X, y, method="evidence")
-    assert evidence.value == max(evidence.candidates,
-                                 key=lambda c: log_evidence(X, y, c["alpha"]))["alpha"]
-    with pytest.raises(ValueError, match="method must be 'auto', 'loo', 'cv' or 'evidence'"):
-        choose_alpha(X, y, method="aic")
 
 
 def test_unstratified_fallback_gives_plain_shuffled_folds(counts):
@@ -179,14 +167,14 @@ def test_loo_log_likelihood_equals_refitting_without_each_document(overlapping_c
                                                             rel=1e-9)
 
 
-def test_choose_alpha_by_loo_with_two_labeled_documents_per_class(overlapping_counts):
+def test_the_loo_log_likelihood_criterion_scores_each_alpha_by_refitting(overlapping_counts):
     X, y = overlapping_counts
-    choice = choose_alpha(X, y)
-    assert choice.criterion == "leave-one-out log-likelihood"
-    expected = [_brute_force_loo(X, y, a) for a in (1.0, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001)]
+    choice = choose_nb_alpha(X, y, criterion="loo_log_likelihood")
+    assert choice.criterion.startswith("leave-one-out log-likelihood")
+    values = [c["alpha"] for c in choice.candidates]
+    expected = [_brute_force_loo(X, y, a) for a in values]
     np.testing.assert_allclose(choice.scores, expected, rtol=1e-9)
-    assert choice.value == (1.0, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001)[int(np.argmax(expected))]
-    assert "*" in choice.score_table()
+    assert choice.params["alpha"] == values[int(np.argmax(expected))]
 
 
 def test_exact_ties_go_to_the_middle_of_the_tied_candidates_not_the_first():
