@@ -7,6 +7,12 @@ comes from the ``sphinx-mathjax-offline`` package and is copied into the site, s
 nor a reader needs the internet. The site is built in a temporary folder beside ``OUT`` and moved
 in place at the end. ``OUT`` must be new, empty or an earlier site (its
 :data:`sslviz.cli.OUTPUT_MARKER`): the build never replaces a folder it did not make.
+
+A published page runs no script from a notebook: markdown cells and HTML or markdown outputs are
+sanitized (nbconvert's ``sanitize_html``, with :func:`clean_html` as its allow-list: the tags and
+attributes markdown, tables, images, math and the project's own ``<span class="paper">`` need;
+links only to http(s), mailto or the site itself; pictures only as http(s) or ``data:image``);
+JavaScript outputs are dropped. A tag outside the list is shown as text, not run.
 """
 
 from __future__ import annotations
@@ -89,12 +95,55 @@ def mathjax_folder():
     raise SiteError(f"{MATHJAX_PACKAGE} has no {MATHJAX_SCRIPT}; {INSTALL_HINT}")
 
 
+ALLOWED_TAGS = frozenset({
+    "a", "abbr", "b", "blockquote", "br", "caption", "cite", "code", "col", "colgroup", "dd",
+    "del", "details", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4",
+    "h5", "h6", "hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "s", "samp",
+    "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th",
+    "thead", "tr", "u", "ul", "var"})
+"""What markdown, tables, pictures and the lectures' own markup (``<span class="paper">``,
+folded ``<details>``) need; anything else is shown as text."""
+ALLOWED_ATTRIBUTES = {"*": ["class", "id", "title", "lang", "dir"], "a": ["href", "rel"],
+                      "img": ["src", "alt", "width", "height"], "td": ["colspan", "rowspan",
+                                                                       "style"],
+                      "th": ["colspan", "rowspan", "style"], "ol": ["start"],
+                      "details": ["open"]}
+ALLOWED_CSS = ["text-align", "vertical-align", "width", "height", "color", "background-color"]
+LINK_SCHEMES = ("http", "https", "mailto", "")  # "": a link inside the site (or a fragment)
+PICTURE = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*$")
+
+
+def _allowed_attribute(tag, name, value):
+    """The allow-list of attributes, with links and picture sources checked by their scheme."""
+    if name not in ALLOWED_ATTRIBUTES.get(tag, []) + ALLOWED_ATTRIBUTES["*"]:
+        return False
+    if name in ("href", "src"):
+        text = "".join(value.split()).lower()  # "java\tscript:" is still javascript:
+        scheme = text.partition(":")[0] if re.match(r"^[a-z][a-z0-9+.-]*:", text) else ""
+        return scheme in LINK_SCHEMES or (name == "src"
+                                          and PICTURE.match(value.strip()) is not None)
+    return True
+
+
+def clean_html(html_text):
+    """``html_text`` with every tag and attribute outside the allow-list shown as text or removed
+    (bleach): no script, event handler, ``javascript:`` link, frame, form or style sheet."""
+    import bleach
+    from bleach.css_sanitizer import CSSSanitizer
+
+    html_text = html_text.decode() if isinstance(html_text, bytes) else str(html_text)
+    return bleach.clean(html_text, tags=ALLOWED_TAGS, attributes=_allowed_attribute,
+                        protocols=["http", "https", "mailto", "data"],
+                        css_sanitizer=CSSSanitizer(allowed_css_properties=ALLOWED_CSS))
+
+
 def _exporter():
     try:
         from nbconvert import HTMLExporter
     except ImportError:
         raise SiteError(f"nbconvert is not installed; {INSTALL_HINT}") from None
-    return HTMLExporter(template_name="sslviz", extra_template_basedirs=[str(TEMPLATES)])
+    return HTMLExporter(template_name="sslviz", extra_template_basedirs=[str(TEMPLATES)],
+                        sanitize_html=True, filters={"clean_html": clean_html})
 
 
 def _link(path, title):

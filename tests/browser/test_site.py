@@ -9,6 +9,7 @@ and request nothing outside the site; the contents page lists the lectures in te
 from __future__ import annotations
 
 import functools
+import html
 import http.server
 import threading
 
@@ -173,7 +174,80 @@ def test_explorer_picture_and_solution_on_fixture(browser, fixture_site):
     check_lecture_page(browser, url, entries[1], entries[0], None)
 
 
+HOSTILE_TEXT = "Kept words around every attack"
+
+
+def hostile_notebook(folder):
+    """A lecture whose cells try to run script every way a notebook can (each would set
+    ``window.PWNED``), beside text, a table, math and the project's own markup that must show."""
+    attacks = new_code_cell("show()", outputs=[
+        new_output("display_data", data={
+            "text/html": "<b>bold output</b><script>window.PWNED = 'html output'</script>"
+                         "<a id='js-link' href='JaVa\tScRiPt:window.PWNED=\"href\"'>link</a>"
+                         "<iframe src='javascript:window.PWNED=\"iframe\"'></iframe>"
+                         "<img src='x' onerror='window.PWNED = \"img in output\"'>",
+            "text/plain": "html"}),
+        new_output("display_data", data={"application/javascript": "window.PWNED = 'js output'",
+                                         "text/plain": "js"}),
+        new_output("display_data", data={
+            "text/markdown": "markdown output <svg onload='window.PWNED = \"svg\"'></svg>"}),
+    ])
+    nb = new_notebook(cells=[
+        new_markdown_cell(
+            f"# Lecture H — hostile\n\n{HOSTILE_TEXT} <script>window.PWNED = 'markdown'</script>"
+            " <img src='missing.png' onerror='window.PWNED = \"onerror\"'> "
+            "[click me](javascript:window.PWNED='link') <span class=\"paper\">Nigam et al. "
+            "(2000)</span> and $x < y$.\n\n| a | b |\n|--:|---|\n| 1 | 2 |"),
+        attacks])
+    path = folder / "01_hostile.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def test_a_hostile_notebook_runs_no_script_in_the_browser(browser, tmp_path):
+    entries = site.build(tmp_path / "site", [hostile_notebook(tmp_path)])
+    server, url = serve(tmp_path / "site")
+    try:
+        page, _, _ = open_page(browser, url + entries[0]["href"])
+        page.wait_for_timeout(300)  # an image's onerror fires once its load has failed
+        marker = "() => window.PWNED === undefined ? null : String(window.PWNED)"
+        assert page.evaluate(marker) is None
+        page.locator("a", has_text="click me").click(timeout=5000)
+        page.locator("#js-link").click(timeout=5000)
+        page.wait_for_timeout(300)
+        assert page.evaluate(marker) is None
+        text = page.locator("main").inner_text()
+        for shown in (HOSTILE_TEXT, "window.PWNED = 'markdown'", "bold output",
+                      "markdown output", "Nigam et al. (2000)"):
+            assert shown in text
+        assert page.locator("span.paper").count() == 1
+        assert page.locator("table td").count() == 2
+        assert page.locator("mjx-container").count() == 1  # $x < y$ still typeset
+        page.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 # ---------------------------------------------------------------- without a browser
+
+
+def test_the_built_page_holds_no_script_from_the_notebook(tmp_path):
+    import re
+
+    entries = site.build(tmp_path / "site", [hostile_notebook(tmp_path)])
+    page = (tmp_path / "site" / entries[0]["href"]).read_text(encoding="utf-8")
+    main = page[page.index("<main>"):page.index("</main>")]
+    live_tags = [tag.lower() for tag in re.findall(r"<[a-zA-Z][^>]*>", main)]
+    assert not [tag for tag in live_tags if tag.startswith(("<script", "<iframe", "<svg"))
+                or re.search(r"\son[a-z]+=|javascript:", tag)]
+    assert "js output" not in main  # an application/javascript output is dropped
+    assert HOSTILE_TEXT in main and '<span class="paper">Nigam et al. (2000)</span>' in main
+    shown = html.unescape(main)  # the attacks are shown as text
+    assert "<script>window.PWNED = 'markdown'</script>" in shown
+    assert "<iframe src='javascript:window.PWNED=\"iframe\"'></iframe>" in shown
+    assert '<td style="text-align:right;">1</td>' in main  # markdown tables keep alignment
+    assert "<b>bold output</b>" in main
 
 
 def test_missing_mathjax_package_is_one_clear_line(tmp_path, monkeypatch, capsys):
