@@ -191,6 +191,11 @@ class NeighbourGraphs:
         self._graphs = {}
 
     @property
+    def n_samples(self):
+        """The graph's rows."""
+        return self._unit.shape[0]
+
+    @property
     def max_k(self):
         """The neighbours the current search holds."""
         return self._search[1].shape[1]
@@ -273,20 +278,23 @@ def graph_cv(graphs, y_semi, method, *, grid, cv=3, random_state=0, criterion=No
         scores = np.array([scored[tuple(p.values())][criterion] for p in candidates])
         second = np.array([scored[tuple(p.values())]["log_likelihood"] for p in candidates])
         best = candidates[best_index(scores, None if criterion == "log_likelihood" else second)]
-        if not _extend_at_edges(values, best):
+        if not _extend_at_edges(values, best, graphs.n_samples - 1):
             break
     return Choice(best, candidates, scores, f"{len(folds)}-fold {GRAPH_CRITERIA[criterion]}")
 
 
-def _extend_at_edges(values, best):
+def _extend_at_edges(values, best, max_k):
     """Add the next value past each parameter's end where ``best`` sits (in place); whether any
-    was added (none: every parameter is interior or at its kind's bound)."""
+    was added (none: every parameter is interior or at its kind's bound; k also stops at
+    ``max_k``, every other row a neighbour)."""
     added = False
     for name, chosen in best.items():
         grid = values[name]
         if len(grid) < 3 or chosen not in (grid[0], grid[-1]):
             continue
         new = PARAMETER_KINDS[GRAPH_KINDS[name]].beyond(grid, chosen == grid[-1])
+        if name == "n_neighbors" and new is not None and new > max_k:
+            new = max_k if grid[-1] < max_k else None
         if new is not None and new not in grid:
             values[name] = sorted([*grid, new])
             added = True
