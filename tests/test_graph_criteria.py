@@ -35,8 +35,23 @@ def test_regret_is_the_test_best_setting_minus_the_picked_one_in_points():
     np.testing.assert_allclose(s.regret("accuracy"), [15.0, 0.0])
     np.testing.assert_allclose(s.regret("balanced_accuracy"), [0.0, 10.0])
     assert s.at_edge("log_likelihood") == 0.5  # k = 1 on draw 1 is an end of STUDY_K
-    # mean regrets 10, 7.5, 5: the balanced accuracy is the one this study supports
-    assert study.supported_criterion([s]) == "balanced_accuracy"
+    np.testing.assert_allclose(study.paired_difference([s], "accuracy", "log_likelihood"),
+                               [0.0, -5.0])
+
+
+def test_the_supported_criterion_is_the_lowest_regret_unless_within_a_standard_error():
+    s = hand_study()
+    # mean regrets 10, 7.5, 5: balanced accuracy lowest, but the paired differences (means 5
+    # and 2.5) are within one standard error (10 and 12.5): all three tie; the fewest edge
+    # picks (log-likelihood 0.5, the others 0) and then the order of CRITERIA name accuracy
+    assert study.supported_criterion([s]) == "accuracy"
+    # 3 draws on which balanced accuracy alone picks the test-best k, by 10 points each time
+    picks = {"log_likelihood": 1, "accuracy": 1, "balanced_accuracy": 2}
+    scores = {c: np.tile(np.eye(4)[i], (3, 1)) for c, i in picks.items()}
+    clear = study.CriterionStudy("toy", "harmonic", s.grid, scores,
+                                 np.tile([0.5, 0.6, 0.7, 0.65], (3, 1)))
+    np.testing.assert_allclose(clear.regret("accuracy"), [10.0, 10.0, 10.0])
+    assert study.supported_criterion([clear]) == "balanced_accuracy"
 
 
 def test_a_job_records_the_hidden_label_scores_and_the_unlabeled_rows_accuracy():
