@@ -79,7 +79,7 @@ study does not show Nigam et al.'s criterion failing, but neither criterion gain
 labels.** :func:`sslviz.experiments.graphs.graph_cv` hides a third of the labeled rows,
 propagates from the rest and scores the hidden labels; the grids of k (kind ``n_neighbors``) and
 spreading's α (``spreading_alpha``) are extended while the pick sits at an end. The study
-``python -m sslviz.experiments graph-criteria`` (:mod:`sslviz.experiments.graph_criteria`; 10
+``python -m sslviz.experiments graph-criteria`` (:mod:`sslviz.experiments.graphs_criteria`; 10
 draws of Senseval *line* and *interest* at 5 % labeled; harmonic propagation and spreading)
 gives mean regrets, in points: log-likelihood 0.64, accuracy 0.58 (+0.06 ± 0.21: not
 separated), balanced accuracy 1.66 (worse by about one point). The log-likelihood's picks sit at

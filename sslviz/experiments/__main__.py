@@ -6,7 +6,7 @@ dispatches; each lecture's experiments parse their own options in a ``main(argv)
 (lecture 08, :func:`sslviz.experiments.kernel_expansion.main`); ``hybrid table|perplexity``
 (lecture 09, :func:`sslviz.experiments.hybrid_studies.main`); ``alpha-study`` (which criterion
 chooses NB's α, :func:`sslviz.experiments.model_selection.main`); ``graph-criteria`` (which
-criterion chooses lecture 11's k and spreading α, :func:`sslviz.experiments.graph_criteria.main`);
+criterion chooses lecture 11's k and spreading α, :func:`sslviz.experiments.graphs_criteria.main`);
 ``store [NOTEBOOK ...]`` (the
 results of the lectures' long sweeps kept with the project, :mod:`sslviz.experiments.store`).
 
@@ -28,7 +28,7 @@ SCHEDULER_FLAG = "--scheduler"
 
 
 COMMANDS = {**LECTURE_COMMANDS, "alpha-study": "sslviz.experiments.model_selection",
-            "graph-criteria": "sslviz.experiments.graph_criteria",
+            "graph-criteria": "sslviz.experiments.graphs_criteria",
             "store": "sslviz.experiments.store"}
 """Each command's module (the lectures' from :mod:`sslviz.lectures`, then the criterion study and
 the store); its ``main(argv)`` parses the command's own options."""

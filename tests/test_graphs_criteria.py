@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from synthetic import topic_corpus
 
-from sslviz.experiments import graph_criteria as study
 from sslviz.experiments import graphs
+from sslviz.experiments import graphs_criteria as study
 
 
 def hand_study():
