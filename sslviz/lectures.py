@@ -75,7 +75,8 @@ LECTURES = (
             ("reuters21578", "webkb", "smart_stoplist"),
             stored_kinds=("components_views_cot", "components_views_mem")),
     Lecture("11_graphs", "graphs", ("20newsgroups", "senseval", "webkb", "smart_stoplist"),
-            stored_kinds=("graphs-senses", "graphs-text", "graphs-pool-test", "yarowsky_map"),
+            stored_kinds=("graphs-senses", "graphs-text", "graphs-pool-test", "graphs-criteria",
+                          "yarowsky_map"),
             corpus_kinds=("counts", "sense_tasks", "graphs-tasks", "graphs-neighbours",
                           "graphs-basis")),
 )

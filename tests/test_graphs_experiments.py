@@ -43,16 +43,78 @@ def test_graph_cv_scores_are_the_hidden_labels_log_likelihood(task):
 
     expected = []
     for k in (5, 10):
-        per_fold = []
+        pooled = []
         for _, hidden in labeled_folds(y_semi, 3, random_state=0, allow_unstratified=True):
             y_fold = y_semi.copy()
             y_fold[hidden] = -1
             model = GraphPropagation(n_neighbors=k, record="none").fit(task.unit, y_fold)
-            proba = model.label_distributions_[hidden, y_semi[hidden]]
-            per_fold.append(np.mean(np.log(np.clip(proba, 1e-15, 1))))
-        expected.append(np.mean(per_fold))
+            pooled.extend(model.label_distributions_[hidden, y_semi[hidden]])
+        expected.append(np.mean(np.log(np.clip(pooled, 1e-15, 1))))
     np.testing.assert_allclose(choice.scores, expected, rtol=1e-8)
     assert choice.value == (5, 10)[int(np.argmax(expected))]
+
+
+def test_graph_cv_extends_k_past_an_edge_and_scores_the_extended_grid_as_a_search_would(task):
+    y_semi = graphs.labeled_draw(task.y, fraction=0.2, seed=0)
+    start = (1, 2, 3)  # k = 3 the largest: the grid must grow (to 6, 12, ...) while k is at it
+    choice = graphs.graph_cv(graphs.NeighbourGraphs(task.unit, max_k=3), y_semi, "harmonic",
+                             grid={"n_neighbors": start}, random_state=0)
+    ks = [c["n_neighbors"] for c in choice.candidates]
+    doubled = [min(6 * 2 ** i, 149) for i in range(len(ks) - 3)]  # 150 rows: k stops at 149
+    assert ks[:3] == list(start) and ks[3:] == doubled
+    folds = graphs.labeled_folds(y_semi, 3, random_state=0, allow_unstratified=True)
+    direct = graphs.NeighbourGraphs(task.unit, max_k=max(ks))  # one search, no extension
+    expected = [graphs.hidden_label_scores(direct, y_semi, "harmonic", {"n_neighbors": k},
+                                           folds)["log_likelihood"] for k in ks]
+    np.testing.assert_allclose(choice.scores, expected, rtol=1e-10)
+    best = ks[int(np.argmax(expected))]
+    assert choice.params == {"n_neighbors": best}
+    assert choice.at_bound == (best in (1, 149))  # interior unless at a bound
+
+
+def test_a_graph_beyond_the_first_search_is_the_graph_of_a_direct_search(task):
+    from sslviz.label_propagation import affinity_from_neighbours, cosine_neighbours
+
+    small = graphs.NeighbourGraphs(task.unit, max_k=5)
+    W = small(30)
+    assert small.max_k >= 30
+    expected = affinity_from_neighbours(*cosine_neighbours(task.unit, 30), 30)
+    assert abs(W - expected).max() == 0
+    with pytest.raises(ValueError, match="k = 400 needs more rows than the graph's 150"):
+        small(400)
+
+
+def test_hidden_label_accuracy_and_balanced_accuracy_are_scikit_learns_on_the_pooled_folds(task):
+    from sklearn.metrics import accuracy_score, balanced_accuracy_score
+
+    y = task.y.copy()
+    y_semi = graphs.labeled_draw(y, fraction=0.3, seed=1)
+    folds = graphs.labeled_folds(y_semi, 3, random_state=1)
+    graphs_ = graphs.NeighbourGraphs(task.unit)
+    scores = graphs.hidden_label_scores(graphs_, y_semi, "spreading",
+                                        {"n_neighbors": 5, "alpha": 0.5}, folds)
+    truth, predicted = [], []
+    for _, hidden in folds:
+        y_fold = y_semi.copy()
+        y_fold[hidden] = -1
+        model = graphs.propagate(graphs_, y_fold, "spreading", n_neighbors=5, alpha=0.5)
+        truth.extend(y_semi[hidden])
+        predicted.extend(model.transduction_[hidden])
+    assert scores["accuracy"] == pytest.approx(accuracy_score(truth, predicted))
+    assert scores["balanced_accuracy"] == pytest.approx(balanced_accuracy_score(truth, predicted))
+
+
+def test_graph_cv_refuses_an_unknown_criterion_or_parameter(task):
+    y_semi = graphs.labeled_draw(task.y, fraction=0.2, seed=0)
+    graphs_ = graphs.NeighbourGraphs(task.unit)
+    with pytest.raises(ValueError, match="criterion must be one of .*got 'auc'"):
+        graphs.graph_cv(graphs_, y_semi, "harmonic", grid={"n_neighbors": (3, 5, 10)},
+                        criterion="auc")
+    with pytest.raises(ValueError, match=r"graph_cv tunes .*got \['sigma'\]"):
+        graphs.graph_cv(graphs_, y_semi, "harmonic", grid={"sigma": (1, 2, 3)})
+    with pytest.raises(ValueError, match="outside its documented bounds"):
+        graphs.graph_cv(graphs_, y_semi, "spreading",
+                        grid={"n_neighbors": (3, 5, 10), "alpha": (0.5, 1.0, 0.9)})
 
 
 def test_a_sense_job_scores_every_method_on_the_unlabeled_rows(task):
@@ -62,7 +124,10 @@ def test_a_sense_job_scores_every_method_on_the_unlabeled_rows(task):
     model = GraphPropagation(n_neighbors=result["k"], record="none").fit(task.unit, y_semi)
     rest = y_semi == -1
     assert result["harmonic"] == pytest.approx(np.mean(model.transduction_[rest] == task.y[rest]))
-    assert result["k"] in graphs.K_GRID and result["spread_alpha"] in graphs.SPREAD_ALPHAS
+    # the settings are interior to their (extended) grids unless the job records a bound
+    assert result["k"] in (1, 3, 5, 10, 20, 40, 80, 149)
+    assert result["k_at_bound"] == (result["k"] in (1, 149))
+    assert 0.01 <= result["spread_alpha"] <= 0.99
     # class-mass normalisation by hand: columns scaled to the labeled class frequencies
     F = model.label_distributions_[rest]
     prior = np.bincount(y_semi[~rest], minlength=2) / np.sum(~rest)

@@ -5,9 +5,10 @@ dispatches; each lecture's experiments parse their own options in a ``main(argv)
 :func:`sslviz.experiments.fisher_command.main`); ``kernel-expansion [splice] [leukemia]
 [width-study]`` (lecture 08, :func:`sslviz.experiments.kernel_expansion.main`); ``hybrid
 table|perplexity`` (lecture 09, :func:`sslviz.experiments.hybrid_studies.main`); ``alpha-study``
-(which criterion chooses NB's α, :func:`sslviz.experiments.model_selection.main`); ``store
-[NOTEBOOK ...]`` (the results of the lectures' long sweeps kept with the project,
-:mod:`sslviz.experiments.store`).
+(which criterion chooses NB's α, :func:`sslviz.experiments.model_selection.main`);
+``graph-criteria`` (which criterion chooses lecture 11's k and spreading α,
+:func:`sslviz.experiments.graphs_criteria.main`); ``store [NOTEBOOK ...]`` (the results of the
+lectures' long sweeps kept with the project, :mod:`sslviz.experiments.store`).
 
 Every command takes ``--scheduler ADDRESS`` (e.g. ``tcp://host:8786``): its jobs then run on that
 Dask cluster (:func:`sslviz.experiments.runner.use_scheduler`; ``pip install sslviz[cluster]``),
@@ -31,6 +32,7 @@ SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # dask.distributed's net
 
 
 COMMANDS = {**LECTURE_COMMANDS, "alpha-study": "sslviz.experiments.model_selection",
+            "graph-criteria": "sslviz.experiments.graphs_criteria",
             "store": "sslviz.experiments.store"}
 """Each command's module (the lectures' from :mod:`sslviz.lectures`, then the criterion study and
 the store); its ``main(argv)`` parses the command's own options."""
@@ -83,7 +85,8 @@ def _parser():
         "fisher table|figure: Table 1 / Figure 1 of Takamura & Okumura (lecture 06); "
         "kernel-expansion: Szummer & Jaakkola's experiments and the width study (lecture 08); "
         "hybrid table|perplexity: Tables 1-3 / Figure 2 of Fujino et al. (lecture 09); "
-        "alpha-study: which criterion should choose NB's alpha; store: the "
+        "alpha-study: which criterion should choose NB's alpha; graph-criteria: which criterion "
+        "should choose a graph's k and spreading alpha (lecture 11); store: the "
         "lectures' long sweeps, kept in sslviz/stored_results/cache. Every command "
         "takes --scheduler ADDRESS (a Dask cluster).")
     parser.add_argument("command", choices=[*COMMANDS, *ALIASES],

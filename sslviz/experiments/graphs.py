@@ -4,11 +4,14 @@ transducer on text, and the traces its steppers replay.
 * :func:`sense_task` -- Senseval instances as lecture 03's collocation features (the words within
   ten positions and the two neighbours of the ambiguous word), with unit-length tf-idf rows for
   the cosine graph.
-* :func:`sense_curves` -- at each labeled fraction and seed: Naive Bayes (α by leave-one-out
-  likelihood) and a linear SVM (C by held-out hinge loss) on the labeled instances, harmonic
-  propagation and label spreading on the graph of *all* instances, whose settings (k; spreading's
-  α) are chosen on the labeled instances only (:func:`graph_cv`: hide a fold of them, propagate,
-  score the hidden labels by log-likelihood). Accuracy on the instances that were not labeled.
+* :func:`sense_curves` -- at each labeled fraction and seed: Naive Bayes (α by the evidence,
+  :func:`sslviz.tuning.choose_nb_alpha`) and a linear SVM (C by cross-validated balanced
+  accuracy, ties by the hinge loss) on the labeled instances, harmonic propagation and label
+  spreading on the graph of *all* instances, whose settings (k; spreading's α) are chosen on the
+  labeled instances only (:func:`graph_cv`: hide a fold of them, propagate, score the hidden
+  labels by log-likelihood; the grids extended until the choice is interior or at a bound).
+  Accuracy on the instances that were not labeled. Every job records whether a choice stopped
+  at a bound (``*_at_bound``). The SGT keeps Joachims' settings (:data:`SGT_SETTINGS`).
 * :func:`text_curves` -- two-class text (WebKB course against the rest, a 20 Newsgroups pair): the
   spectral graph transducer at the paper's settings, the transductive SVM of lecture 06, label
   spreading and the tuned supervised models; :func:`ratio_study` gives the SGT a labeled set
@@ -16,7 +19,9 @@ transducer on text, and the traces its steppers replay.
 * :func:`toy_propagation` and :func:`sense_propagation` -- recorded propagations for the steppers.
 
 Cost: one k-NN graph per task and setting (cached), one sparse solve per fit; the cross-validation
-of the graph settings multiplies the solves by folds × grid. Results are cached by the runner.
+of the graph settings multiplies the solves by folds × grid, and a k extended past
+:data:`MAX_K` makes a larger neighbour search (cached) and denser, slower solves. Results are
+cached by the runner.
 """
 
 from __future__ import annotations
@@ -43,7 +48,16 @@ from ..label_propagation import (
 from ..sgt import constrained_cut, sgt_graph, smooth_eigenvectors
 from ..text import TextOptions, load_counts, load_link_views
 from ..tsvm import TransductiveSVM
-from ..tuning import Choice, best_index, choose_alpha, choose_by_cv, labeled_folds
+from ..tuning import (
+    MARGIN_SCORING,
+    NEG_HINGE_LOSS,
+    PARAMETER_KINDS,
+    Choice,
+    best_index,
+    choose_by_cv_interior,
+    choose_nb_alpha,
+    labeled_folds,
+)
 from .runner import run_jobs
 
 RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
@@ -54,6 +68,17 @@ SENSE_METHODS = ("nb", "svm", "harmonic", "spreading")
 TEXT_METHODS = ("nb", "svm", "tsvm", "spreading", "sgt")
 MAX_K = max(K_GRID)
 C_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)
+GRAPH_KINDS = {"n_neighbors": "n_neighbors", "alpha": "spreading_alpha"}
+"""The :data:`sslviz.tuning.PARAMETER_KINDS` entry that bounds each graph setting's grid."""
+GRAPH_CRITERIA = {"log_likelihood": "hidden-label log-likelihood",
+                  "accuracy": "hidden-label accuracy",
+                  "balanced_accuracy": "hidden-label balanced accuracy"}
+"""The criteria :func:`graph_cv` can choose by (all on the labeled rows: hide a fold, propagate,
+score the hidden labels); :func:`criterion_study` compares them."""
+GRAPH_CRITERION = "log_likelihood"
+""":func:`graph_cv`'s default criterion (see :func:`criterion_study`)."""
+#: A job records an edge choice (``*_at_bound``) and the lecture states it.
+JOB_EDGE = "a job records its edge choices (at_bound); lecture 11 states them"
 SGT_SETTINGS = {"n_neighbors": 10, "n_components": 80, "c": 3200.0}
 
 
@@ -153,17 +178,35 @@ def labeled_draw(y, *, fraction=None, n_labeled=None, seed=0, positive_share=Non
 
 
 class NeighbourGraphs:
-    """The cosine kNN graphs of one set of rows for every k up to ``max_k``, from one search.
+    """The cosine kNN graphs of one set of rows for every k, from one search.
 
-    ``search``: that search, ``cosine_neighbours(unit, max_k)``, when already made (labels play
-    no part in it, so the jobs of one task share it).
+    ``search``: the search ``cosine_neighbours(unit, max_k)`` when already made (labels play no
+    part in it, so the jobs of one task share it). A k beyond the search's neighbours (a grid
+    extended by :func:`graph_cv`) makes a larger search (:func:`neighbour_search`, cached).
     """
 
     def __init__(self, unit, max_k=MAX_K, *, search=None):
+        self._unit = unit
         self._search = cosine_neighbours(unit, max_k) if search is None else search
         self._graphs = {}
 
+    @property
+    def n_samples(self):
+        """The graph's rows."""
+        return self._unit.shape[0]
+
+    @property
+    def max_k(self):
+        """The neighbours the current search holds."""
+        return self._search[1].shape[1]
+
     def __call__(self, k):
+        if k > self.max_k:
+            larger = min(max(k, 2 * self.max_k), self._unit.shape[0] - 1)
+            if k > larger:
+                raise ValueError(f"k = {k} needs more rows than the graph's "
+                                 f"{self._unit.shape[0]}; lower n_neighbors")
+            self._search = neighbour_search(self._unit, larger)
         if k not in self._graphs:
             self._graphs[k] = affinity_from_neighbours(*self._search, k)
         return self._graphs[k]
@@ -186,35 +229,83 @@ def propagate(graphs, y_semi, method, *, n_neighbors, alpha=0.99, record="none",
                                 record=record, **options).fit(graphs(n_neighbors), y_semi)
 
 
-def graph_cv(graphs, y_semi, method, *, grid, cv=3, random_state=0):
+def hidden_label_scores(graphs, y_semi, method, params, folds):
+    """Every criterion of :data:`GRAPH_CRITERIA` for one setting: hide each fold of labeled
+    rows, propagate from the others, score the hidden labels (pooled over the folds)."""
+    truth, picked, predicted = [], [], []
+    for _, hidden in folds:
+        y_fold = y_semi.copy()
+        y_fold[hidden] = -1
+        model = propagate(graphs, y_fold, method, **params)
+        truth.append(y_semi[hidden])
+        picked.append(_true_label_probability(model, hidden, y_semi[hidden]))
+        predicted.append(model.transduction_[hidden])
+    truth, picked, predicted = map(np.concatenate, (truth, picked, predicted))
+    correct = predicted == truth
+    recalls = [np.mean(correct[truth == c]) for c in np.unique(truth)]
+    return {"log_likelihood": float(np.mean(np.log(np.clip(picked, 1e-15, 1.0)))),
+            "accuracy": float(np.mean(correct)), "balanced_accuracy": float(np.mean(recalls))}
+
+
+def graph_cv(graphs, y_semi, method, *, grid, cv=3, random_state=0, criterion=None):
     """Graph settings chosen on the labeled rows: hide a fold, propagate, score the hidden labels.
 
-    ``graphs``: a :class:`NeighbourGraphs`. The score is the mean log-likelihood of the hidden
-    labels under the propagated distributions (a proper score); exact ties go to the middle
-    candidate (:func:`sslviz.tuning.best_index`).
+    ``graphs``: a :class:`NeighbourGraphs`; ``grid``: ``{"n_neighbors": [...]}`` and, for
+    spreading, ``"alpha"``. ``criterion``: a key of :data:`GRAPH_CRITERIA` (default
+    :data:`GRAPH_CRITERION`). When the best setting is an end of a parameter's values (at least
+    3), that parameter's values are extended (halved or doubled k, spreading's α by its step:
+    :data:`GRAPH_KINDS`) and the product grid scored again, until every parameter is interior
+    or at its documented bound; the :class:`~sslviz.tuning.Choice` then reports the edge itself.
+    Exact ties of the criterion go to the log-likelihood, then to the middle candidate
+    (:func:`sslviz.tuning.best_index`).
     """
+    criterion = GRAPH_CRITERION if criterion is None else criterion
+    if criterion not in GRAPH_CRITERIA:
+        raise ValueError(f"criterion must be one of {sorted(GRAPH_CRITERIA)}, got {criterion!r}")
+    unknown = set(grid) - set(GRAPH_KINDS)
+    if unknown:
+        raise ValueError(f"graph_cv tunes {sorted(GRAPH_KINDS)}, got {sorted(unknown)}")
     folds = labeled_folds(y_semi, cv, random_state=random_state, allow_unstratified=True)
-    candidates = [dict(zip(grid, values, strict=True)) for values in _product(grid)]
-    scores = []
-    for params in candidates:
-        total = []
-        for _, hidden in folds:
-            y_fold = y_semi.copy()
-            y_fold[hidden] = -1
-            model = propagate(graphs, y_fold, method, **params)
-            total.append(_hidden_log_likelihood(model, hidden, y_semi[hidden]))
-        scores.append(float(np.mean(total)))
-    scores = np.array(scores)
-    return Choice(candidates[best_index(scores)], candidates, scores,
-                  f"{len(folds)}-fold hidden-label log-likelihood")
+    values = {name: sorted(PARAMETER_KINDS[GRAPH_KINDS[name]].check(v) for v in set(options))
+              for name, options in grid.items()}
+    scored = {}
+    while True:
+        candidates = [dict(zip(values, v, strict=True)) for v in _product(values)]
+        for params in candidates:
+            key = tuple(params.values())
+            if key not in scored:
+                scored[key] = hidden_label_scores(graphs, y_semi, method, params, folds)
+        scores = np.array([scored[tuple(p.values())][criterion] for p in candidates])
+        second = np.array([scored[tuple(p.values())]["log_likelihood"] for p in candidates])
+        best = candidates[best_index(scores, None if criterion == "log_likelihood" else second)]
+        if not _extend_at_edges(values, best, graphs.n_samples - 1):
+            break
+    return Choice(best, candidates, scores, f"{len(folds)}-fold {GRAPH_CRITERIA[criterion]}")
 
 
-def _hidden_log_likelihood(model, rows, labels):
-    """Mean log P(true label) of ``rows`` under the propagated distributions (floor 1e-15)."""
+def _extend_at_edges(values, best, max_k):
+    """Add the next value past each parameter's end where ``best`` sits (in place); whether any
+    was added (none: every parameter is interior or at its kind's bound; k also stops at
+    ``max_k``, every other row a neighbour)."""
+    added = False
+    for name, chosen in best.items():
+        grid = values[name]
+        if len(grid) < 3 or chosen not in (grid[0], grid[-1]):
+            continue
+        new = PARAMETER_KINDS[GRAPH_KINDS[name]].beyond(grid, chosen == grid[-1])
+        if name == "n_neighbors" and new is not None and new > max_k:
+            new = max_k if grid[-1] < max_k else None
+        if new is not None and new not in grid:
+            values[name] = sorted([*grid, new])
+            added = True
+    return added
+
+
+def _true_label_probability(model, rows, labels):
+    """The propagated probability of each row's true label (0 for a class no label reached)."""
     column = {label: j for j, label in enumerate(model.classes_)}
-    proba = np.array([model.label_distributions_[row, column[label]] if label in column else 0.0
-                      for row, label in zip(rows, labels, strict=True)])
-    return float(np.mean(np.log(np.clip(proba, 1e-15, 1.0))))
+    return np.array([model.label_distributions_[row, column[label]] if label in column else 0.0
+                     for row, label in zip(rows, labels, strict=True)])
 
 
 def _product(grid):
@@ -227,22 +318,33 @@ def _product(grid):
 def supervised_accuracies(counts, unit, y, y_semi, seed):
     """NB (α chosen) on counts and a linear SVM (C chosen) on tf-idf, scored on unlabeled rows.
 
-    The SVM's C is chosen by cross-validated *balanced* accuracy: the held-out hinge loss (the
-    package default for margin classifiers) prefers a tiny C that puts every page in the larger
-    class when the classes are unequal and the labeled set is small (WebKB's course task).
+    NB's α by :func:`sslviz.tuning.choose_nb_alpha` (the evidence with one labeled row per
+    class); the SVM's C by cross-validated balanced accuracy, ties broken by the hinge loss
+    (:data:`sslviz.tuning.MARGIN_SCORING`); both grids extended until the choice is interior.
+    A choice left at a bound is recorded (``alpha_at_bound``, ``C_at_bound``), not hidden.
     """
     labeled, rest = y_semi != -1, y_semi == -1
-    alpha = choose_alpha(counts, y_semi).value
+    alpha_choice = _recorded(choose_nb_alpha(counts, y_semi))
+    alpha = alpha_choice.value
     nb = MultinomialNB(alpha=alpha).fit(counts[labeled], y_semi[labeled])
     template = LinearSVC(loss="hinge", max_iter=10_000, random_state=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         warnings.simplefilter("ignore", UserWarning)  # a fold lacking a class: scored anyway
-        C = choose_by_cv(template, {"C": list(C_GRID)}, unit, y_semi, cv=3, random_state=seed,
-                         scoring="balanced_accuracy", allow_unstratified=True).value
+        c_choice = _recorded(choose_by_cv_interior(
+            template, "C", C_GRID, unit, y_semi, kind="C", scoring=MARGIN_SCORING,
+            tie_break=NEG_HINGE_LOSS, cv=3, random_state=seed, allow_unstratified=True))
+        C = c_choice.value
         svm = template.set_params(C=C).fit(unit[labeled], y_semi[labeled])
     return {"nb": _accuracy(nb.predict(counts[rest]), y[rest]),
-            "svm": _accuracy(svm.predict(unit[rest]), y[rest]), "alpha": alpha, "C": C}
+            "svm": _accuracy(svm.predict(unit[rest]), y[rest]), "alpha": alpha, "C": C,
+            "alpha_at_bound": alpha_choice.at_bound, "C_at_bound": c_choice.at_bound}
+
+
+def _recorded(choice):
+    """``choice``, its edge (if any) acknowledged: the job records ``at_bound`` and the lecture
+    states it (:data:`JOB_EDGE`)."""
+    return choice.acknowledge_edge(JOB_EDGE) if choice.at_bound else choice
 
 
 def tuned_propagations(unit, y_semi, seed, search=None):
@@ -250,9 +352,11 @@ def tuned_propagations(unit, y_semi, seed, search=None):
     (:func:`graph_cv`): ``(harmonic choice, spreading choice, harmonic model, spreading model)``.
     ``search``: the rows' neighbour search, if made (:class:`NeighbourGraphs`)."""
     graphs = NeighbourGraphs(unit, search=search)
-    k = graph_cv(graphs, y_semi, "harmonic", grid={"n_neighbors": K_GRID}, random_state=seed)
-    spread = graph_cv(graphs, y_semi, "spreading",
-                      grid={"n_neighbors": K_GRID, "alpha": SPREAD_ALPHAS}, random_state=seed)
+    k = _recorded(graph_cv(graphs, y_semi, "harmonic", grid={"n_neighbors": K_GRID},
+                           random_state=seed))
+    spread = _recorded(graph_cv(graphs, y_semi, "spreading",
+                                grid={"n_neighbors": K_GRID, "alpha": SPREAD_ALPHAS},
+                                random_state=seed))
     return (k, spread, propagate(graphs, y_semi, "harmonic", **k.params),
             propagate(graphs, y_semi, "spreading", **spread.params))
 
@@ -272,7 +376,8 @@ def sense_job(counts, unit, y, fraction, seed, search=None):
         harmonic_cmn=_accuracy(normalised, y[rest]),
         spreading=_accuracy(spreading.transduction_[rest], y[rest]),
         k=k.params["n_neighbors"], spread_k=spread.params["n_neighbors"],
-        spread_alpha=spread.params["alpha"], unreached=int(harmonic.unreached_.sum()),
+        spread_alpha=spread.params["alpha"], k_at_bound=k.at_bound,
+        spread_at_bound=spread.at_bound, unreached=int(harmonic.unreached_.sum()),
         n_labeled=int((~rest).sum()))
     return result
 
@@ -334,8 +439,9 @@ def text_job(counts, unit, y, basis, n_labeled, seed, positive_share=None, searc
         warnings.simplefilter("ignore", ConvergenceWarning)
         tsvm = TransductiveSVM(C=result["C"], random_state=seed).fit(unit, y_semi)
     graphs = NeighbourGraphs(unit, search=search)
-    spread = graph_cv(graphs, y_semi, "spreading",
-                      grid={"n_neighbors": K_GRID, "alpha": SPREAD_ALPHAS}, random_state=seed)
+    spread = _recorded(graph_cv(graphs, y_semi, "spreading",
+                                grid={"n_neighbors": K_GRID, "alpha": SPREAD_ALPHAS},
+                                random_state=seed))
     spreading = propagate(graphs, y_semi, "spreading", **spread.params)
     result.update(
         sgt=_accuracy(sgt_labels[rest], y[rest]),
@@ -343,6 +449,8 @@ def text_job(counts, unit, y, basis, n_labeled, seed, positive_share=None, searc
         spreading=_accuracy(spreading.transduction_[rest], y[rest]),
         sgt_positive_share=float(np.mean(sgt_labels[rest] == 1)),
         tsvm_positive_share=float(np.mean(tsvm.predict(unit[rest]) == 1)),
+        spread_k=spread.params["n_neighbors"], spread_alpha=spread.params["alpha"],
+        spread_at_bound=spread.at_bound,
         labeled_positive_share=float(np.mean(y_semi[~rest] == 1)),
         true_positive_share=float(np.mean(y[rest] == 1)))
     return result
@@ -385,10 +493,13 @@ def pool_test_job(counts, unit, y, pool, test, fraction, seed, search=None):
     y_semi = np.full(len(y), -1)
     y_semi[pool] = labeled_draw(y[pool], fraction=fraction, seed=seed)
     labeled = y_semi != -1
-    alpha = choose_alpha(counts, y_semi).value
-    nb = MultinomialNB(alpha=alpha).fit(counts[labeled], y_semi[labeled])
+    alpha_choice = _recorded(choose_nb_alpha(counts, y_semi))
+    nb = MultinomialNB(alpha=alpha_choice.value).fit(counts[labeled], y_semi[labeled])
     k, spread, harmonic, spreading = tuned_propagations(unit, y_semi, seed, search)
-    return {"nb": _accuracy(nb.predict(counts[test]), y[test]),
+    return {"alpha": alpha_choice.value, "alpha_at_bound": alpha_choice.at_bound,
+            "k": k.params["n_neighbors"], "spread_k": spread.params["n_neighbors"],
+            "spread_alpha": spread.params["alpha"], "k_at_bound": k.at_bound,
+            "spread_at_bound": spread.at_bound,"nb": _accuracy(nb.predict(counts[test]), y[test]),
             "harmonic": _accuracy(harmonic.transduction_[test], y[test]),
             "spreading": _accuracy(spreading.transduction_[test], y[test]),
             "n_labeled": int(labeled.sum())}
