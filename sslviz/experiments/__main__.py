@@ -5,8 +5,9 @@ dispatches; each lecture's experiments parse their own options in a ``main(argv)
 :func:`sslviz.experiments.fisher_command.main`); ``kernel-expansion [splice] [leukemia]``
 (lecture 08, :func:`sslviz.experiments.kernel_expansion.main`); ``hybrid table|perplexity``
 (lecture 09, :func:`sslviz.experiments.hybrid_studies.main`); ``alpha-study`` (which criterion
-chooses NB's α, :func:`sslviz.experiments.model_selection.main`); ``store [NOTEBOOK ...]`` (the
-results of the lectures' long sweeps kept with the project, :mod:`sslviz.experiments.store`).
+chooses NB's α, lecture 12, :func:`sslviz.experiments.model_selection.main`); ``store [NOTEBOOK
+...]`` (the results of the lectures' long sweeps kept with the project,
+:mod:`sslviz.experiments.store`).
 
 Every command takes ``--scheduler ADDRESS`` (e.g. ``tcp://host:8786``): its jobs then run on that
 Dask cluster (:func:`sslviz.experiments.runner.use_scheduler`; ``pip install sslviz[cluster]``),
@@ -25,10 +26,9 @@ from . import runner
 SCHEDULER_FLAG = "--scheduler"
 
 
-COMMANDS = {**LECTURE_COMMANDS, "alpha-study": "sslviz.experiments.model_selection",
-            "store": "sslviz.experiments.store"}
-"""Each command's module (the lectures' from :mod:`sslviz.lectures`, then the criterion study and
-the store); its ``main(argv)`` parses the command's own options."""
+COMMANDS = {**LECTURE_COMMANDS, "store": "sslviz.experiments.store"}
+"""Each command's module (the lectures' from :mod:`sslviz.lectures`, the criterion study of
+lecture 12 among them, then the store); its ``main(argv)`` parses the command's own options."""
 ALIASES = {"fisher-table": ("fisher", "table"), "fisher-figure": ("fisher", "figure")}
 
 
