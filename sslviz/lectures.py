@@ -79,7 +79,7 @@ LECTURES = (
                           "graphs-basis")),
     Lecture("12_model_selection", "model_selection",
             ("20newsgroups", "webkb", "reuters21578", "smart_stoplist"),
-            stored_kinds=("alpha_study",),
+            stored_kinds=("alpha_study", "c_study"),
             command=("alpha-study", "sslviz.experiments.model_selection")),
 )
 
