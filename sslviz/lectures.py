@@ -79,6 +79,10 @@ LECTURES = (
                           "yarowsky_map"),
             corpus_kinds=("counts", "sense_tasks", "graphs-tasks", "graphs-neighbours",
                           "graphs-basis")),
+    Lecture("12_model_selection", "model_selection",
+            ("20newsgroups", "webkb", "reuters21578", "smart_stoplist"),
+            stored_kinds=("alpha_study", "c_study"),
+            command=("alpha-study", "sslviz.experiments.model_selection")),
 )
 
 #: For each lecture with stored results, the kinds whose entries ship with the project.

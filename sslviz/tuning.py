@@ -33,11 +33,12 @@ The leave-one-out criteria need 2 labeled documents per class; ties of any crite
 by the evidence (:data:`ALPHA_TIE_BREAK`).
 
 Why the evidence is the default -- the study ``python -m sslviz.experiments alpha-study``
-(:mod:`sslviz.experiments.model_selection`; 10 seeded splits per cell; 20 Newsgroups with the
-SMART list, WebKB's 4 classes, Reuters R8; 1, 5 and 50 labeled documents per class, R8 40;
-2,500 unlabeled documents, EM ≤ 10 iterations, λ = 1). Regret is the test accuracy the test-best
-α of the grid would give minus the chosen α's (reported, never used to choose), averaged over
-the six cells with ≥ 2 labeled documents per class, NB / EM, in points:
+(:mod:`sslviz.experiments.model_selection`, taught in ``notebooks/12_model_selection.ipynb``; 10
+seeded splits per cell; 20 Newsgroups with the SMART list, WebKB's 4 classes, Reuters R8; 1, 5 and
+50 labeled documents per class, R8 40; 2,500 unlabeled documents, EM ≤ 10 iterations, λ = 1). Regret
+is the test accuracy the test-best α of the grid would give minus the chosen α's (reported, never
+used to choose), averaged over the six cells with ≥ 2 labeled documents per class, NB / EM, in
+points:
 
 * evidence: 0.31 / 0.95; never at a bound; the lowest EM regret on 20 Newsgroups at 5/class
   (0.3) and on R8 at 5/class (0.6).

@@ -5,7 +5,7 @@ dispatches; each lecture's experiments parse their own options in a ``main(argv)
 :func:`sslviz.experiments.fisher_command.main`); ``kernel-expansion [splice] [leukemia]
 [width-study]`` (lecture 08, :func:`sslviz.experiments.kernel_expansion.main`); ``hybrid
 table|perplexity`` (lecture 09, :func:`sslviz.experiments.hybrid_studies.main`); ``alpha-study``
-(which criterion chooses NB's α, :func:`sslviz.experiments.model_selection.main`);
+(which criterion chooses NB's α, lecture 12, :func:`sslviz.experiments.model_selection.main`);
 ``graph-criteria`` (which criterion chooses lecture 11's k and spreading α,
 :func:`sslviz.experiments.graphs_criteria.main`); ``store [NOTEBOOK ...]`` (the results of the
 lectures' long sweeps kept with the project, :mod:`sslviz.experiments.store`).
@@ -31,11 +31,11 @@ SCHEDULER_FLAG = "--scheduler"
 SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # dask.distributed's network transports
 
 
-COMMANDS = {**LECTURE_COMMANDS, "alpha-study": "sslviz.experiments.model_selection",
-            "graph-criteria": "sslviz.experiments.graphs_criteria",
+COMMANDS = {**LECTURE_COMMANDS, "graph-criteria": "sslviz.experiments.graphs_criteria",
             "store": "sslviz.experiments.store"}
-"""Each command's module (the lectures' from :mod:`sslviz.lectures`, then the criterion study and
-the store); its ``main(argv)`` parses the command's own options."""
+"""Each command's module (the lectures' from :mod:`sslviz.lectures`, the criterion study of
+lecture 12 among them, then lecture 11's criterion study and the store); its ``main(argv)``
+parses the command's own options."""
 ALIASES = {"fisher-table": ("fisher", "table"), "fisher-figure": ("fisher", "figure")}
 
 
