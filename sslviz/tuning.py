@@ -596,6 +596,11 @@ PARAMETER_KINDS = {
         "spreading_alpha", 0.01, 0.99, "linear",
         "label spreading's α lies in (0, 1): at 0 the labels do not spread, at 1 the seed "
         "labels are forgotten (Zhou et al. 2004)"),
+    "entropy_weight": ParameterKind(
+        "entropy_weight", 1e-6, 10.0, "log",
+        "entropy regularisation's λ (MLR/MER): below 1e-6 the unlabeled rows' entropy is "
+        "nothing beside the labels' log-likelihood; above 10 it outweighs it so far that the "
+        "fit puts every unlabeled row in one class (lecture 09's MER study)"),
 }
 """The kinds of parameter :func:`choose_interior` extends, with their documented bounds."""
 

@@ -5,8 +5,10 @@ dispatches; each lecture's experiments parse their own options in a ``main(argv)
 :func:`sslviz.experiments.fisher_command.main`); ``kernel-expansion [splice] [leukemia]``
 (lecture 08, :func:`sslviz.experiments.kernel_expansion.main`); ``hybrid table|perplexity``
 (lecture 09, :func:`sslviz.experiments.hybrid_studies.main`); ``alpha-study`` (which criterion
-chooses NB's α, :func:`sslviz.experiments.model_selection.main`); ``store [NOTEBOOK ...]`` (the
-results of the lectures' long sweeps kept with the project, :mod:`sslviz.experiments.store`).
+chooses NB's α, :func:`sslviz.experiments.model_selection.main`); ``sigma-study`` (which
+criterion chooses the hybrid's σ, :func:`sslviz.experiments.hybrid_sigma.main`); ``store
+[NOTEBOOK ...]`` (the results of the lectures' long sweeps kept with the project,
+:mod:`sslviz.experiments.store`).
 
 Every command takes ``--scheduler ADDRESS`` (e.g. ``tcp://host:8786``): its jobs then run on that
 Dask cluster (:func:`sslviz.experiments.runner.use_scheduler`; ``pip install sslviz[cluster]``),
@@ -26,6 +28,7 @@ SCHEDULER_FLAG = "--scheduler"
 
 
 COMMANDS = {**LECTURE_COMMANDS, "alpha-study": "sslviz.experiments.model_selection",
+            "sigma-study": "sslviz.experiments.hybrid_sigma",
             "store": "sslviz.experiments.store"}
 """Each command's module (the lectures' from :mod:`sslviz.lectures`, then the criterion study and
 the store); its ``main(argv)`` parses the command's own options."""
@@ -65,7 +68,8 @@ def _parser():
         "fisher table|figure: Table 1 / Figure 1 of Takamura & Okumura (lecture 06); "
         "kernel-expansion: Szummer & Jaakkola's experiments (lecture 08); hybrid "
         "table|perplexity: Tables 1-3 / Figure 2 of Fujino et al. (lecture 09); alpha-study: "
-        "which criterion should choose NB's alpha; store: the "
+        "which criterion should choose NB's alpha; sigma-study: which should choose the hybrid's "
+        "sigma; store: the "
         "lectures' long sweeps, kept in data/results/cache. Every command "
         "takes --scheduler ADDRESS (a Dask cluster).")
     parser.add_argument("command", choices=[*COMMANDS, *ALIASES],

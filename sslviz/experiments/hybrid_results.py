@@ -1,5 +1,8 @@
 """The paper-scale tables as a small results file: what the run has cached, summarised.
 
+The file's settings are :data:`.hybrid.PAPER_SCALE_SELECTION` (σ = 1, α by the leave-one-out
+log-likelihood of the labels): the command runs under them so that the file stays reproducible.
+
 ``python -m sslviz.experiments hybrid table`` computes Tables 1-3 (paper scale: every size, 10
 evaluation sets, MLR/MER included) into the result cache; ``python -m sslviz.experiments hybrid
 summary`` reads that cache -- it computes nothing -- and writes :data:`RESULTS_FILE`: per corpus
@@ -29,6 +32,7 @@ from .hybrid import (
     CORPORA,
     METHODS,
     PAPER_N_SEEDS,
+    PAPER_SCALE_SELECTION,
     PAPER_SIZES,
     PAPER_TABLES,
     evaluate_split,
@@ -52,7 +56,8 @@ def cached_cells(corpus, *, sizes, seeds):
     """
     cells = [(int(size), int(seed)) for size in sizes for seed in seeds]
     results = run_jobs(evaluate_split, [{"n_labeled": size, "seed": seed} for size, seed in cells],
-                       kind="hybrid", key=table_key(corpus), cached_only=True)
+                       kind="hybrid", key=table_key(corpus, selection=PAPER_SCALE_SELECTION),
+                       cached_only=True)
     found = {cell: result for cell, result in zip(cells, results, strict=True)
              if result is not None}
     return found, [cell for cell, result in zip(cells, results, strict=True) if result is None]
@@ -153,10 +158,12 @@ def recheck(summary, corpora, *, n_jobs=1, path=RESULTS_FILE):
         seed = entry["sizes"][size]["seeds"][0]
         corpus = corpora[name]
         [result] = run_jobs(evaluate_split, [{"n_labeled": int(size), "seed": int(seed)}],
-                            kind="hybrid", key=table_key(corpus), n_jobs=n_jobs,
+                            kind="hybrid", n_jobs=n_jobs,
+                            key=table_key(corpus, selection=PAPER_SCALE_SELECTION),
                             shared={"X": corpus.X, "y": corpus.y, "test_rows": corpus.test_rows,
                                     "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled,
-                                    "mer": True, "normalization_cv": True},
+                                    "mer": True, "normalization_cv": True,
+                                    "selection": PAPER_SCALE_SELECTION},
                             description=f"recheck {name} {size}")
         today = np.round(np.asarray(result["accuracy"], dtype=float) * 100, 4)
         stored = np.asarray(entry["sizes"][size]["accuracy"][0], dtype=float)
