@@ -433,3 +433,16 @@ def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cach
     assert fresh["corpora"]["webkb"]["sizes"]["8"]["seeds"] == [1]  # other code: not merged
     kept = tmp_path / f"paper.{'0' * 16}.json"
     assert json.loads(kept.read_text()) == stale  # but kept beside it, whole
+
+
+def test_a_rerun_is_projected_from_the_files_times_scaled_by_the_measured_ratio():
+    summary = {"seeds": [0, 1], "corpora": {
+        "webkb": {"sizes": {"8": {"cpu_seconds": [10.0, 10.0]},
+                            "512": {"cpu_seconds": [30.0, 30.0]}}},
+        "reuters": {"sizes": {"16": {"cpu_seconds": [5.0]}}}}}
+    total, ratios = R.rerun_projection(summary, {"webkb": (8, 40.0)})
+    assert ratios == {"webkb": 4.0}
+    webkb = np.interp(H.PAPER_SIZES["webkb"], [8, 512], [10, 30]).sum()
+    assert total == pytest.approx(2 * 4.0 * (webkb + 5.0 * len(H.PAPER_SIZES["reuters"])))
+    with pytest.raises(ValueError, match="no timed job of '20news'"):
+        R.rerun_projection(summary, {"20news": (10, 1.0)})

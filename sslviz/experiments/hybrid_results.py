@@ -259,6 +259,38 @@ def projection_text(summary, workers=WORKERS):
     return "\n".join(lines)
 
 
+def rerun_projection(summary, measured):
+    """The projected CPU time of Tables 1-3 (every size, the file's sets) under other settings.
+
+    ``measured``: ``{corpus: (size, cpu_seconds)}``, one job timed under the other settings.
+    Each corpus's per-job times of :func:`projection` are scaled by the ratio of the measured
+    job to the file's time at that size (interpolated when the file did not run it); a corpus
+    not measured takes the mean ratio of the measured ones. An estimate: the ratio is assumed
+    the same at every size. Returns ``(total_seconds, ratios)``.
+    """
+    if not measured:
+        raise ValueError("measured must name at least one corpus: {corpus: (size, seconds)}")
+    per_job, _, _ = projection(summary)
+    ratios = {}
+    for name, (size, seconds) in measured.items():
+        times = per_job.get(name) or {}
+        if not times:
+            raise ValueError(f"the results file has no timed job of {name!r} to compare with")
+        sizes = sorted(times)
+        ratios[name] = seconds / float(np.interp(size, sizes, [times[s] for s in sizes]))
+    mean_ratio = float(np.mean(list(ratios.values())))
+    total = 0.0
+    for name in summary["corpora"]:
+        times = per_job.get(name) or {}
+        if not times:
+            continue
+        sizes = sorted(times)
+        per_size = np.interp(np.array(PAPER_SIZES[name], dtype=float), sizes,
+                             [times[s] for s in sizes])
+        total += len(summary["seeds"]) * float(per_size.sum()) * ratios.get(name, mean_ratio)
+    return total, ratios
+
+
 def duration(seconds):
     """``"42 min"`` below two hours, else ``"3.5 h"``."""
     minutes = seconds / 60

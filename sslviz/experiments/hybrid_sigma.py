@@ -31,10 +31,18 @@ import numpy as np
 from sklearn.metrics import balanced_accuracy_score
 
 from .. import cli
+from ..cache import data_digest
 from ..hybrid import HybridNB
 from ..tuning import choose_interior, held_out_log_likelihood, labeled_folds
-from .hybrid import SIGMA_GRID, evaluation_split, hybrid_alpha, load_hybrid_corpus, one_blas_thread
-from .hybrid_studies import _corpus_jobs
+from .hybrid import (
+    RESULT_VERSION,
+    SIGMA_GRID,
+    evaluation_split,
+    hybrid_alpha,
+    load_hybrid_corpus,
+    one_blas_thread,
+)
+from .runner import run_jobs
 
 SIGMA_FOLDS = 3
 CRITERIA = {"cv_loglik": "3-fold cv log-likelihood of the labels",
@@ -142,9 +150,16 @@ def sigma_study(*, corpora=STUDY_CORPORA, sizes=STUDY_SIZES, seeds=STUDY_SEEDS, 
     for name in corpora:
         corpus = (loaded or {}).get(name) or load_hybrid_corpus(name)
         jobs = [{"n_labeled": int(s), "seed": int(seed)} for s in sizes for seed in seeds]
-        results = _corpus_jobs(sigma_point, jobs, corpus, kind="hybrid-sigma",
-                               description=f"σ criteria ({name})", use_cache=use_cache,
-                               n_jobs=n_jobs, progress=progress)
+        digest = data_digest(corpus.X, corpus.y,
+                             -1 if corpus.test_rows is None else corpus.test_rows)
+        results = run_jobs(
+            sigma_point, jobs, kind="hybrid-sigma", use_cache=use_cache, n_jobs=n_jobs,
+            key=lambda job, digest=digest, c=corpus: {
+                "data": digest, "n_test": c.n_test, "n_unlabeled": c.n_unlabeled,
+                "version": RESULT_VERSION, **job},
+            shared={"X": corpus.X, "y": corpus.y, "test_rows": corpus.test_rows,
+                    "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled},
+            progress=progress, description=f"σ criteria ({name})")
         for k, size in enumerate(sizes):
             part = results[k * len(seeds):(k + 1) * len(seeds)]
             cells[name, int(size)] = {key: np.array([r[key] for r in part]) for key in part[0]}
