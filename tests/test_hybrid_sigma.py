@@ -21,10 +21,20 @@ def split_of(seed, size=12):
 def test_the_studys_cv_log_likelihood_is_the_tables_criterion_of_sigma():
     split, X_train, y_train = split_of(3)
     alpha = H.hybrid_alpha(X_train, y_train).value
-    scores = G.sigma_scores(X_train, y_train, alpha, seed=3)
+    scores = H.sigma_scores(X_train, y_train, alpha, seed=3)
     table = H.choose_sigma(X_train, y_train, alpha, random_state=3)
     np.testing.assert_allclose(table.scores, scores["cv_loglik"])
-    assert G.choose_sigma(scores, "cv_loglik").params["width"] == table.params["prior_scale"]
+    assert G.choose_by_criterion(scores, "cv_loglik").params["width"] == table.value
+    # by hand: each fold's model sees every row, the held-out documents' labels hidden
+    per_fold = []
+    for _, test in H.labeled_folds(y_train, 3, random_state=3, include_unlabeled=True,
+                                   allow_unstratified=True):
+        hidden = y_train.copy()
+        hidden[test] = -1
+        fold = HybridNB(alpha=alpha, prior_scale=G.SIGMA_GRID[0]).fit(X_train, hidden)
+        proba = fold.predict_proba(X_train[test])
+        per_fold.append(np.mean(np.log(proba[np.arange(len(test)), y_train[test]])))
+    assert scores["cv_loglik"][0] == pytest.approx(np.mean(per_fold))
     # the leave-one-out criterion is the fit's own data term
     model = HybridNB(alpha=alpha, prior_scale=G.SIGMA_GRID[2]).fit(X_train, y_train)
     assert scores["loo"][2] == pytest.approx(model.trace_[-1].loo_log_likelihood / 12)
@@ -48,7 +58,7 @@ def test_regret_is_measured_against_the_test_best_sigma_and_is_never_negative():
     text = G.sigma_study_text(study)
     assert "webkb, 12 labeled" in text and "mean regret over the cells" in text
     with pytest.raises(ValueError, match="criterion must be one of"):
-        G.choose_sigma({}, "test")
+        G.choose_by_criterion({}, "test")
 
 
 def test_the_command_refuses_too_few_labels(capsys):

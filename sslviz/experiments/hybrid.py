@@ -45,12 +45,13 @@ other number is the same computation as at paper scale.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import balanced_accuracy_score
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits
@@ -67,8 +68,10 @@ from ..tuning import (
     best_index,
     choose_by_cv,
     choose_by_cv_interior,
+    choose_interior,
     choose_nb_alpha,
     held_out_log_likelihood,
+    labeled_folds,
     log_evidence,
     loo_log_likelihood,
 )
@@ -268,16 +271,59 @@ numeric grid extended up to its documented bounds (:func:`sslviz.tuning.choose_i
 SELECTIONS = (LABELED_SELECTION, PAPER_SCALE_SELECTION)
 SIGMA_GRID = (1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0, 1e3)
 """σ by decades over the ``width`` kind's whole range (``sslviz.tuning.PARAMETER_KINDS``)."""
+SIGMA_FOLDS = 3
 SIGMA_CRITERION = "cv_loglik"
 """How :data:`LABELED_SELECTION` chooses σ (:mod:`.hybrid_sigma`'s study)."""
 
 
+def sigma_scores(X_train, y_train, alpha, *, grid=SIGMA_GRID, seed=0, X_test=None,
+                 y_test=None):
+    """Every criterion of σ on the labeled rows (:mod:`.hybrid_sigma`), for every σ in ``grid``:
+    a dict of arrays (len(grid),), ``test`` too when ``X_test`` is given (reported, never used
+    to choose).
+
+    One draw of 3 folds over the labeled rows is shared by every σ; each fold's model is fitted
+    on every training row with the held-out documents' labels hidden (they stay as unlabeled
+    rows, as a semi-supervised model sees a new document). ``cv_loglik``: held-out log-likelihood
+    of the labels, mean per fold then over folds; ``cv_accuracy``, ``cv_balanced``: of the
+    held-out predictions pooled; ``loo``: the fit's own leave-one-out conditional
+    log-likelihood per labeled document (eq. 9 without the prior)."""
+    y_train = np.asarray(y_train)
+    folds = labeled_folds(y_train, SIGMA_FOLDS, random_state=seed, include_unlabeled=True,
+                          allow_unstratified=True)
+    n_labeled = int(np.sum(y_train >= 0))
+    out = {name: np.empty(len(grid)) for name in ("cv_loglik", "cv_accuracy", "cv_balanced",
+                                                  "loo", "test")}
+    for j, sigma in enumerate(grid):
+        model = HybridNB(alpha=alpha, prior_scale=sigma).fit(X_train, y_train)
+        out["loo"][j] = model.trace_[-1].loo_log_likelihood / n_labeled
+        out["test"][j] = (np.nan if X_test is None
+                          else np.mean(model.predict(X_test) == np.asarray(y_test)))
+        held, predicted, fold_scores = [], [], []
+        for train, test in folds:
+            y_fold = np.full(len(y_train), -1)
+            y_fold[train] = y_train[train]
+            fold_model = HybridNB(alpha=alpha, prior_scale=sigma).fit(X_train, y_fold)
+            fold_scores.append(held_out_log_likelihood(fold_model, X_train[test], y_train[test]))
+            held.append(y_train[test])
+            predicted.append(fold_model.predict(X_train[test]))
+        held, predicted = np.concatenate(held), np.concatenate(predicted)
+        out["cv_loglik"][j] = np.mean(fold_scores)
+        out["cv_accuracy"][j] = np.mean(held == predicted)
+        out["cv_balanced"][j] = balanced_accuracy_score(held, predicted)
+    return out
+
+
 def choose_sigma(X, y, alpha, *, random_state=None, grid=SIGMA_GRID):
-    """HybridNB's σ by 3-fold cv log-likelihood of the labels, unlabeled rows in every training
-    fold (:func:`sslviz.tuning.choose_by_cv_interior`, kind ``width``); acknowledged at a bound."""
-    choice = choose_by_cv_interior(HybridNB(alpha=alpha), "prior_scale", grid, X, y,
-                                   kind="width", cv=3, random_state=random_state,
-                                   semi_supervised=True, allow_unstratified=True)
+    """HybridNB's σ by the 3-fold cv log-likelihood of the labels of :func:`sigma_scores`
+    (:func:`sslviz.tuning.choose_interior`, kind ``width``, whose whole range ``grid`` spans);
+    acknowledged when it stops at a bound (the job records ``sigma_at_bound``)."""
+    table = dict(zip(grid, sigma_scores(X, y, alpha, grid=grid, seed=random_state)["cv_loglik"],
+                     strict=True))
+    choice = choose_interior(table.__getitem__, grid, kind="width",
+                             criterion="3-fold cv log-likelihood of the labels")
+    choice = replace(choice, params={"prior_scale": choice.params["width"]},
+                     candidates=[{"prior_scale": c["width"]} for c in choice.candidates])
     return _acknowledged(choice, TABLE_EDGE)
 
 

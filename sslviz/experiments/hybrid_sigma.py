@@ -5,8 +5,9 @@ no σ. This study compares the criteria a lecture can compute without a test lab
 evaluation sets of the paper's corpora (:func:`sslviz.experiments.hybrid.evaluation_split`):
 
 * ``cv_loglik``: 3-fold stratified cross-validation over the labeled rows, every unlabeled row in
-  every training fold, scored by the held-out log-likelihood of the labels (mean per fold, then
-  over folds: exactly :func:`.hybrid.choose_sigma`'s score);
+  every training fold and the held-out documents too, as unlabeled rows (their labels hidden),
+  scored by the held-out log-likelihood of the labels (mean per fold, then over folds): the
+  criterion of the tables' :func:`.hybrid.choose_sigma`;
 * ``cv_accuracy`` / ``cv_balanced``: the accuracy / balanced accuracy of the same held-out
   predictions, pooled over the folds (ties broken by ``cv_loglik``);
 * ``loo``: the leave-one-out conditional log-likelihood of the labeled rows that the fit itself
@@ -28,12 +29,10 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.metrics import balanced_accuracy_score
 
 from .. import cli
 from ..cache import data_digest
-from ..hybrid import HybridNB
-from ..tuning import choose_interior, held_out_log_likelihood, labeled_folds
+from ..tuning import choose_interior
 from .hybrid import (
     RESULT_VERSION,
     SIGMA_GRID,
@@ -41,10 +40,10 @@ from .hybrid import (
     hybrid_alpha,
     load_hybrid_corpus,
     one_blas_thread,
+    sigma_scores,
 )
 from .runner import run_jobs
 
-SIGMA_FOLDS = 3
 CRITERIA = {"cv_loglik": "3-fold cv log-likelihood of the labels",
             "cv_accuracy": "3-fold cv accuracy", "cv_balanced": "3-fold cv balanced accuracy",
             "loo": "leave-one-out conditional log-likelihood (the fit's own)",
@@ -54,39 +53,10 @@ STUDY_SIZES = (32, 128)
 STUDY_SEEDS = tuple(range(10))
 
 
-def sigma_scores(X_train, y_train, alpha, *, grid=SIGMA_GRID, seed=0, X_test=None, y_test=None):
-    """Every criterion's score of every σ in ``grid`` on one training set: a dict of arrays
-    (len(grid),); ``test`` too when ``X_test`` is given (reported, never used to choose)."""
-    y_train = np.asarray(y_train)
-    folds = labeled_folds(y_train, SIGMA_FOLDS, random_state=seed, include_unlabeled=True,
-                          allow_unstratified=True)
-    n_labeled = int(np.sum(y_train >= 0))
-    out = {name: np.empty(len(grid)) for name in ("cv_loglik", "cv_accuracy", "cv_balanced",
-                                                  "loo", "test")}
-    for j, sigma in enumerate(grid):
-        model = HybridNB(alpha=alpha, prior_scale=sigma).fit(X_train, y_train)
-        out["loo"][j] = model.trace_[-1].loo_log_likelihood / n_labeled
-        out["test"][j] = (np.nan if X_test is None
-                          else np.mean(model.predict(X_test) == np.asarray(y_test)))
-        held, predicted, fold_scores = [], [], []
-        for train, test in folds:
-            y_fold = np.full(len(y_train), -1)
-            y_fold[train] = y_train[train]
-            fold_model = HybridNB(alpha=alpha, prior_scale=sigma).fit(X_train, y_fold)
-            fold_scores.append(held_out_log_likelihood(fold_model, X_train[test], y_train[test]))
-            held.append(y_train[test])
-            predicted.append(fold_model.predict(X_train[test]))
-        held, predicted = np.concatenate(held), np.concatenate(predicted)
-        out["cv_loglik"][j] = np.mean(fold_scores)
-        out["cv_accuracy"][j] = np.mean(held == predicted)
-        out["cv_balanced"][j] = balanced_accuracy_score(held, predicted)
-    return out
-
-
 @one_blas_thread
 def sigma_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled):
     """One evaluation set: α (:func:`.hybrid.hybrid_alpha`, as the tables), then
-    :func:`sigma_scores` with the test accuracy of every σ; ``cpu_seconds`` the job's CPU
+    :func:`.hybrid.sigma_scores` with the test accuracy of every σ; ``cpu_seconds`` the job's CPU
     time."""
     start = time.process_time()
     split = evaluation_split(y, n_labeled, seed, test_rows=test_rows, n_test=n_test,
@@ -100,9 +70,10 @@ def sigma_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabel
             "cpu_seconds": np.float64(time.process_time() - start)}
 
 
-def choose_sigma(scores, criterion, *, grid=SIGMA_GRID):
-    """The :class:`sslviz.tuning.Choice` of σ by one criterion of :func:`sigma_scores`'s
-    ``scores`` (accuracies: ties broken by the cv log-likelihood). ``"sigma-1"``: None."""
+def choose_by_criterion(scores, criterion, *, grid=SIGMA_GRID):
+    """The :class:`sslviz.tuning.Choice` of σ by one criterion of ``scores``
+    (:func:`.hybrid.sigma_scores`; accuracies: ties broken by the cv log-likelihood).
+    ``"sigma-1"``: None."""
     if criterion not in CRITERIA:
         raise ValueError(f"criterion must be one of {sorted(CRITERIA)}, got {criterion!r}")
     if criterion == "sigma-1":
@@ -129,7 +100,7 @@ class SigmaStudy:
         for i in range(len(self.seeds)):
             scores = {name: cell[name][i] for name in ("cv_loglik", "cv_accuracy",
                                                        "cv_balanced", "loo", "test")}
-            choice = choose_sigma(scores, criterion)
+            choice = choose_by_criterion(scores, criterion)
             value = 1.0 if choice is None else choice.params["width"]
             sigma.append(value)
             edge.append(choice is not None and choice.at_bound)
