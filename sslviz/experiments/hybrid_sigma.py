@@ -7,7 +7,8 @@ evaluation sets of the paper's corpora (:func:`sslviz.experiments.hybrid.evaluat
 * ``cv_loglik``: 3-fold stratified cross-validation over the labeled rows, every unlabeled row in
   every training fold and the held-out documents too, as unlabeled rows (their labels hidden),
   scored by the held-out log-likelihood of the labels (mean per fold, then over folds): the
-  criterion of the tables' :func:`.hybrid.choose_sigma`;
+  criterion of :func:`.hybrid.choose_sigma` (the tables keep σ = 1: see
+  :data:`.hybrid.SIGMA`);
 * ``cv_accuracy`` / ``cv_balanced``: the accuracy / balanced accuracy of the same held-out
   predictions, pooled over the folds (ties broken by ``cv_loglik``);
 * ``loo``: the leave-one-out conditional log-likelihood of the labeled rows that the fit itself
