@@ -609,8 +609,9 @@ PARAMETER_KINDS = {
     "entropy_weight": ParameterKind(
         "entropy_weight", 1e-6, 10.0, "log",
         "entropy regularisation's λ (MLR/MER): below 1e-6 the unlabeled rows' entropy is "
-        "nothing beside the labels' log-likelihood; above 10 it outweighs it so far that the "
-        "fit puts every unlabeled row in one class (lecture 09's MER study)"),
+        "nothing beside the labels' log-likelihood; the paper's grid stops at 1, where lecture "
+        "09's MER study already finds one class taking most unlabeled rows, and 10 is one "
+        "decade past it"),
 }
 """The kinds of parameter :func:`choose_interior` extends, with their documented bounds."""
 
