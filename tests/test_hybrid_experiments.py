@@ -448,3 +448,14 @@ def test_a_rerun_is_projected_from_the_files_times_scaled_by_the_measured_ratio(
     assert total == pytest.approx(2 * 4.0 * (webkb + 5.0 * len(H.PAPER_SIZES["reuters"])))
     with pytest.raises(ValueError, match="no timed job of '20news'"):
         R.rerun_projection(summary, {"20news": (10, 1.0)})
+
+
+def test_mers_lambda_is_extended_by_decades_up_to_its_documented_bounds():
+    from sslviz.tuning import choose_interior
+
+    up = choose_interior(lambda v: -abs(np.log10(v) - 3), H.MER_WEIGHTS, kind="entropy_weight",
+                         criterion="peak at 1e3")
+    assert up.extended == (10.0,) and up.at_bound and "upper bound" in up.edge_message
+    down = choose_interior(lambda v: -abs(np.log10(v) + 4), H.MER_WEIGHTS, kind="entropy_weight",
+                           criterion="peak at 1e-4")
+    assert down.extended == () and not down.at_bound and down.params == {"entropy_weight": 1e-4}
