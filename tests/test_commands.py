@@ -67,6 +67,8 @@ CASES = [
     ("experiments", ["alpha-study", "--max-iter", "0"], "must be a positive integer, got 0"),
     ("experiments", ["graph-criteria", "--fraction", "0"], "must be a finite number > 0, got 0"),
     ("experiments", ["graph-criteria", "--seeds", "-1"], "a seed must be an integer"),
+    ("experiments", ["sigma-study", "--sizes", "1"], "--sizes must be at least 2"),
+    ("experiments", ["hybrid", "table", "--selection", "best"], "invalid choice"),
     # python -m sslviz.bench
     ("bench", ["em", "--repeat", "0"], "--repeat: must be a positive integer, got 0"),
     ("bench", ["em", "--n-labeled", "-5"], "--n-labeled: must be a positive integer"),

@@ -17,7 +17,7 @@ import sslviz.experiments.hybrid_results as R
 import sslviz.experiments.hybrid_studies as S
 from sslviz import cli
 from sslviz.code_digest import code_of
-from sslviz.tuning import choose_alpha, choose_by_cv, labeled_folds
+from sslviz.tuning import ALPHA_GRID, choose_by_cv, labeled_folds, loo_log_likelihood
 
 X, Y, _ = topic_corpus(n_docs=300, n_words=30, n_labeled=0, seed=5)
 SETTINGS = {"n_test": 60, "n_unlabeled": 150}
@@ -72,9 +72,11 @@ def test_evaluate_split_matches_manual_fits_of_the_supervised_baselines():
     result = H.evaluate_split(X, Y, 9, 1, **SETTINGS)
     split = H.evaluation_split(Y, 9, 1, **SETTINGS)
     y_train = split.semi_supervised_targets(Y)
-    choice = choose_alpha(X[split.train], y_train, random_state=1)
+    choice = H.hybrid_alpha(X[split.train], y_train)
     alpha = choice.value
-    assert result["alpha"] == alpha
+    assert result["alpha"] == alpha and result["em_alpha"] == H.em_alpha(X[split.train],
+                                                                         y_train).value
+    assert result["sigma"] == H.SIGMA == 1.0
     assert result["alpha_by_evidence"] == (choice.criterion == "evidence")
     nb = MultinomialNB(alpha=alpha).fit(X[split.labeled], Y[split.labeled])
     assert result["accuracy"][H.METHODS.index("nb")] == pytest.approx(
@@ -83,11 +85,24 @@ def test_evaluate_split_matches_manual_fits_of_the_supervised_baselines():
         H.lr_features(X[split.labeled]), Y[split.labeled])
     assert result["accuracy"][H.METHODS.index("mlr")] == pytest.approx(
         np.mean(mlr.predict(H.lr_features(X[split.test])) == Y[split.test]))
-    assert result["mer_weight"] in H.MER_WEIGHTS and result["em_weight"] in H.EM_WEIGHTS
+    assert 0 < result["mer_weight"] <= 10 and 0 <= result["em_weight"] <= 1
     assert result["mer_test_by_weight"].shape == (len(H.MER_WEIGHTS),)
     assert np.all(result["hybrid_weights"] >= 0)
+
+
+
+def test_the_paper_scale_selection_is_sigma_1_and_the_labels_leave_one_out_alpha():
+    result = H.evaluate_split(X, Y, 9, 1, **SETTINGS, selection=H.PAPER_SCALE_SELECTION)
+    split = H.evaluation_split(Y, 9, 1, **SETTINGS)
+    scores = [loo_log_likelihood(X[split.labeled], Y[split.labeled], a) for a in ALPHA_GRID]
+    assert result["alpha"] == ALPHA_GRID[int(np.argmax(scores))] == result["em_alpha"]
+    assert result["sigma"] == 1.0 and result["sigma_at_bound"] == 0
+    assert result["mer_weight"] in H.MER_WEIGHTS and result["em_weight"] in H.EM_WEIGHTS
+    assert result["C"] in H.C_GRID
     # the test-picked λ is at least as good as the cross-validated one: it saw the test set
     assert result["mer_test_by_weight"].max() >= result["accuracy"][H.METHODS.index("mlr/mer")]
+    with pytest.raises(ValueError, match="selection must be one of"):
+        H.evaluate_split(X, Y, 9, 1, **SETTINGS, selection="sigma-1")
 
 
 def test_a_job_runs_on_one_blas_thread(monkeypatch):
@@ -98,7 +113,7 @@ def test_a_job_runs_on_one_blas_thread(monkeypatch):
                     if info["user_api"] == "blas")
         raise RuntimeError("stop here")
 
-    monkeypatch.setattr(H, "choose_alpha", spy)
+    monkeypatch.setattr(H, "hybrid_alpha", spy)
     with threadpool_limits(2, user_api="blas"), pytest.raises(RuntimeError, match="stop here"):
         H.evaluate_split(X, Y, 9, 0, **SETTINGS)
     assert seen and set(seen) == {1}
@@ -133,9 +148,14 @@ def test_mer_study_reproduces_the_tables_mer_and_tables_can_leave_it_out():
     np.testing.assert_allclose(study.shares.sum(axis=2), 1.0)
     for i, seed in enumerate((1, 2)):
         result = H.evaluate_split(X, Y, 9, seed, **SETTINGS)
-        assert study.C[i] == result["C"] and study.chosen[i] == result["mer_weight"]
-        assert study.chosen_accuracy[i] == pytest.approx(
-            result["accuracy"][H.METHODS.index("mlr/mer")])
+        assert study.C[i] == result["C"]
+        if result["mer_weight"] in H.MER_WEIGHTS:
+            assert study.chosen[i] == result["mer_weight"]
+            assert study.chosen_accuracy[i] == pytest.approx(
+                result["accuracy"][H.METHODS.index("mlr/mer")])
+        else:  # the table extended the grid past the end the study's choice sits at
+            end = max(H.MER_WEIGHTS) if result["mer_weight"] > 1 else min(H.MER_WEIGHTS)
+            assert study.chosen[i] == end
         np.testing.assert_allclose(study.test_accuracy[i], result["mer_test_by_weight"])
         np.testing.assert_allclose(study.shares[i].max(axis=1),
                                    result["mer_max_share_by_weight"])
@@ -190,7 +210,7 @@ def test_perplexity_curve_reports_both_test_sets():
     assert curve.perplexity[1, 0, 0] < curve.perplexity[0, 0, 0]  # more data fits better
     # NB's α is the tables' (leave-one-out likelihood on the labeled rows) and P/V is P over V
     split = H.evaluation_split(Y, 40, 0, n_test=60, n_unlabeled=150)
-    assert curve.alpha[1, 0] == choose_alpha(X[split.labeled], Y[split.labeled]).value
+    assert curve.alpha[1, 0] == H.hybrid_alpha(X[split.labeled], Y[split.labeled]).value
     expected = S.test_perplexity(X[split.labeled], Y[split.labeled], X[split.test],
                                  Y[split.test], curve.alpha[1, 0], n_classes=3)
     assert curve.perplexity[1, 0, 0] == pytest.approx(expected)
@@ -278,20 +298,21 @@ def test_alpha_study_fits_the_tables_alpha_and_the_words_alpha():
     corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
     study = S.alpha_study(corpus, sizes=[9], seeds=[1], progress=False)
     table = H.hybrid_table(corpus, sizes=[9], seeds=[1], mer=False, normalization_cv=False,
-                           progress=False)
+                           progress=False, selection=H.PAPER_SCALE_SELECTION)
     assert study.alpha[0, 0, 0] == table.results["alpha"][0, 0]
     assert study.hybrid[0, 0, 0] == pytest.approx(table.method("hybrid")[0, 0])
     assert study.nb[0, 0, 0] == pytest.approx(table.method("nb")[0, 0])
     assert study.em[0, 0, 0] == pytest.approx(table.method("em-lambda")[0, 0])
     split = H.evaluation_split(Y, 9, 1, **SETTINGS)
-    assert study.alpha[0, 0, 1] == S.choose_alpha_by_words(
+    assert study.alpha[0, 0, 1] == H.hybrid_alpha(
         X[split.train], split.semi_supervised_targets(Y)).value
     assert "set 1: α" in S.alpha_study_text(study)
 
 
 def test_results_file_summarises_the_cache_without_computing(tmp_path, monkeypatch):
     corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
-    table = H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False)
+    table = H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False,
+                   selection=H.PAPER_SCALE_SELECTION)
     monkeypatch.setattr(H, "evaluate_split", None)  # nothing may be computed from here on
     path = tmp_path / "results" / "paper.json"
     summary = R.write_results([corpus], path, seeds=[0, 1, 2])
@@ -351,7 +372,8 @@ def test_committed_results_file_matches_a_recomputation_of_its_smallest_cell(rea
     corpus = H.load_hybrid_corpus(name)
     result = H.evaluate_split(corpus.X, corpus.y, int(size), cell["seeds"][0],
                               test_rows=corpus.test_rows, n_test=corpus.n_test,
-                              n_unlabeled=corpus.n_unlabeled)
+                              n_unlabeled=corpus.n_unlabeled,
+                              selection=H.PAPER_SCALE_SELECTION)
     np.testing.assert_allclose(cell["accuracy"][0], result["accuracy"] * 100, atol=1e-3)
 
 
@@ -370,7 +392,8 @@ def test_a_results_file_of_other_code_names_the_rerun():
 
 def test_recheck_records_todays_code_only_when_the_smallest_cell_is_unchanged(tmp_path):
     corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
-    H.hybrid_table(corpus, sizes=[8, 16], seeds=[0], progress=False)
+    H.hybrid_table(corpus, sizes=[8, 16], seeds=[0], progress=False,
+                   selection=H.PAPER_SCALE_SELECTION)
     path = tmp_path / "paper.json"
     summary = R.write_results([corpus], path, seeds=[0])
     stale = {**summary, "code": {"module": "sslviz.experiments.hybrid", "digest": "0" * 16}}
@@ -391,26 +414,54 @@ def test_recheck_records_todays_code_only_when_the_smallest_cell_is_unchanged(tm
 
 def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cache):
     corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
-    H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False)
+    H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False,
+                   selection=H.PAPER_SCALE_SELECTION)
     path = tmp_path / "paper.json"
     full = R.write_results([corpus], path, seeds=[0, 1])
     assert full["corpora"]["webkb"]["sizes"]["8"]["seeds"] == [0, 1]
     for entry in (result_cache / "hybrid").glob("*.npz"):  # another machine: an empty cache
         entry.unlink()
-    H.hybrid_table(corpus, sizes=[8], seeds=[1], progress=False)  # it runs one set again
+    H.hybrid_table(corpus, sizes=[8], seeds=[1], progress=False,  # it runs one set again
+                   selection=H.PAPER_SCALE_SELECTION)
     again = R.write_results([corpus], path, seeds=[0, 1])
-    cell, before = again["corpora"]["webkb"]["sizes"]["8"], full["corpora"]["webkb"]["sizes"]["8"]
-    assert cell["seeds"] == before["seeds"] and cell["accuracy"] == before["accuracy"]
-    assert cell["cpu_seconds"][0] == before["cpu_seconds"][0]  # set 0 kept from the file
     assert R.read_results(path) == again
+    compared = [json.loads(json.dumps(entry["corpora"])) for entry in (again, full)]
+    for corpora in compared:  # a recomputed set's CPU time is a new measurement
+        corpora["webkb"]["sizes"]["8"]["cpu_seconds"][1] = None
+    assert compared[0] == compared[1]  # set 0 kept from the file, set 1 recomputed
 
     stale = {**full, "code": {"module": "sslviz.experiments.hybrid", "digest": "0" * 16}}
     path.write_text(json.dumps(stale))
     with pytest.raises(cli.UsageError, match="holds 2 evaluation sets; .* would hold 1"):
         R.write_results([corpus], path, seeds=[0, 1])  # other code, not merged: it would shrink
     assert json.loads(path.read_text()) == stale
-    H.hybrid_table(corpus, sizes=[8], seeds=[0], progress=False)  # today's code: every set
+    H.hybrid_table(corpus, sizes=[8], seeds=[0], progress=False,  # today's code: every set
+                   selection=H.PAPER_SCALE_SELECTION)
     fresh = R.write_results([corpus], path, seeds=[0, 1])
     assert fresh["corpora"]["webkb"]["sizes"]["8"]["seeds"] == [0, 1]
     kept = tmp_path / f"paper.{'0' * 16}.json"
-    assert json.loads(kept.read_text()) == stale  # the file of other code kept beside it, whole
+    assert json.loads(kept.read_text()) == stale  # but kept beside it, whole
+
+
+def test_a_rerun_is_projected_from_the_files_times_scaled_by_the_measured_ratio():
+    summary = {"seeds": [0, 1], "corpora": {
+        "webkb": {"sizes": {"8": {"cpu_seconds": [10.0, 10.0]},
+                            "512": {"cpu_seconds": [30.0, 30.0]}}},
+        "reuters": {"sizes": {"16": {"cpu_seconds": [5.0]}}}}}
+    total, ratios = R.rerun_projection(summary, {"webkb": (8, 40.0)})
+    assert ratios == {"webkb": 4.0}
+    webkb = np.interp(H.PAPER_SIZES["webkb"], [8, 512], [10, 30]).sum()
+    assert total == pytest.approx(2 * 4.0 * (webkb + 5.0 * len(H.PAPER_SIZES["reuters"])))
+    with pytest.raises(ValueError, match="no timed job of '20news'"):
+        R.rerun_projection(summary, {"20news": (10, 1.0)})
+
+
+def test_mers_lambda_is_extended_by_decades_up_to_its_documented_bounds():
+    from sslviz.tuning import choose_interior
+
+    up = choose_interior(lambda v: -abs(np.log10(v) - 3), H.MER_WEIGHTS, kind="entropy_weight",
+                         criterion="peak at 1e3")
+    assert up.extended == (10.0,) and up.at_bound and "upper bound" in up.edge_message
+    down = choose_interior(lambda v: -abs(np.log10(v) + 4), H.MER_WEIGHTS, kind="entropy_weight",
+                           criterion="peak at 1e-4")
+    assert down.extended == () and not down.at_bound and down.params == {"entropy_weight": 1e-4}

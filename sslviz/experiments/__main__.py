@@ -4,11 +4,13 @@ dispatches; each lecture's experiments parse their own options in a ``main(argv)
 ``fisher table|figure`` (also ``fisher-table``, ``fisher-figure``; lecture 06,
 :func:`sslviz.experiments.fisher_command.main`); ``kernel-expansion [splice] [leukemia]
 [width-study]`` (lecture 08, :func:`sslviz.experiments.kernel_expansion.main`); ``hybrid
-table|perplexity`` (lecture 09, :func:`sslviz.experiments.hybrid_studies.main`); ``alpha-study``
-(which criterion chooses NB's α, lecture 12, :func:`sslviz.experiments.model_selection.main`);
-``graph-criteria`` (which criterion chooses lecture 11's k and spreading α,
-:func:`sslviz.experiments.graphs_criteria.main`); ``store [NOTEBOOK ...]`` (the results of the
-lectures' long sweeps kept with the project, :mod:`sslviz.experiments.store`).
+table|perplexity`` (lecture 09, :func:`sslviz.experiments.hybrid_studies.main`); ``sigma-study``
+(which criterion chooses the hybrid's σ, :func:`sslviz.experiments.hybrid_sigma.main`);
+``alpha-study`` (which criterion chooses NB's α, lecture 12,
+:func:`sslviz.experiments.model_selection.main`); ``graph-criteria`` (which criterion chooses
+lecture 11's k and spreading α, :func:`sslviz.experiments.graphs_criteria.main`); ``store
+[NOTEBOOK ...]`` (the results of the lectures' long sweeps kept with the project,
+:mod:`sslviz.experiments.store`).
 
 Every command takes ``--scheduler ADDRESS`` (e.g. ``tcp://host:8786``): its jobs then run on that
 Dask cluster (:func:`sslviz.experiments.runner.use_scheduler`; ``pip install sslviz[cluster]``),
@@ -32,6 +34,7 @@ SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # dask.distributed's net
 
 
 COMMANDS = {**LECTURE_COMMANDS, "graph-criteria": "sslviz.experiments.graphs_criteria",
+            "sigma-study": "sslviz.experiments.hybrid_sigma",
             "store": "sslviz.experiments.store"}
 """Each command's module (the lectures' from :mod:`sslviz.lectures`, the criterion study of
 lecture 12 among them, then lecture 11's criterion study and the store); its ``main(argv)``
@@ -85,6 +88,7 @@ def _parser():
         "fisher table|figure: Table 1 / Figure 1 of Takamura & Okumura (lecture 06); "
         "kernel-expansion: Szummer & Jaakkola's experiments and the width study (lecture 08); "
         "hybrid table|perplexity: Tables 1-3 / Figure 2 of Fujino et al. (lecture 09); "
+        "sigma-study: which criterion should choose the hybrid's sigma; "
         "alpha-study: which criterion should choose NB's alpha; graph-criteria: which criterion "
         "should choose a graph's k and spreading alpha (lecture 11); store: the "
         "lectures' long sweeps, kept in sslviz/stored_results/cache. Every command "

@@ -6,25 +6,31 @@ documents (4,500 earlier Reuters articles; 2,500 otherwise), then the labeled do
 is left -- stratified, with at least one document of every class (the paper drew them at random,
 so its small labeled sets could miss a class). On one evaluation set and labeled-set size,
 :func:`evaluate_split` fits the five methods of the tables, every hyper-parameter chosen on the
-labeled rows only:
+labeled rows only. Under the lecture's selection (:data:`LABELED_SELECTION`), every numeric grid
+is extended until its choice is interior or at a documented bound
+(:func:`sslviz.tuning.choose_interior`; a job records ``<name>_at_bound``):
 
-* **NB** -- ``MultinomialNB``, α by :func:`sslviz.tuning.choose_alpha`: the exact leave-one-out
-  log-likelihood of the labels (the paper tunes its Dirichlet prior by leave-one-out likelihood),
-  or the Dirichlet-multinomial evidence when a class has a single labeled document;
-* **EM-λ** -- :class:`sslviz.em.SemiSupervisedNB` with NB's α and λ from {0.01 ... 1} by
-  cross-validation on the labeled rows, each fold trained with every unlabeled row;
+* **NB** -- ``MultinomialNB``, α by :func:`hybrid_alpha`: the leave-one-out likelihood of the
+  labeled documents' words, the criterion Fujino et al. name for their Dirichlet prior (the
+  evidence when a class has one labeled document);
+* **EM-λ** -- :class:`sslviz.em.SemiSupervisedNB` with its own α (:func:`em_alpha`, leave-one-out
+  accuracy, "in a similar manner to λ") and λ by leave-one-out accuracy over {0.01 ... 1}, each
+  fold trained with every unlabeled row (Nigam et al.'s criterion, as the paper says);
 * **MLR** -- scikit-learn's multinomial ``LogisticRegression`` without intercept (eq. 2) on
-  unit-length count vectors, C by cross-validation;
+  unit-length count vectors, C by 5-fold cv log-likelihood (:func:`mlr_c`);
 * **MLR/MER** -- :class:`sslviz.entropy_reg.EntropyRegularizedLR` with MLR's C and λ from the
-  paper's grid by cross-validation. The paper chose λ on the *test* set; that optimistic
+  paper's grid by 3-fold cv log-likelihood. The paper chose λ on the *test* set; that optimistic
   reference is recorded too (``mer_test_by_weight``), never used to pick anything;
 * **hybrid** -- :class:`sslviz.hybrid.HybridNB` with NB's α for θ and ψ (the paper uses one
-  Dirichlet prior, tuned as above, for both).
+  Dirichlet prior for both) and σ = 1, the prior's scale (:data:`SIGMA`): the paper prints no σ,
+  and the σ study (:mod:`.hybrid_sigma`) finds no criterion on the labeled rows that beats 1
+  (:func:`choose_sigma`, the 3-fold cv log-likelihood, does worst).
 
-Cross-validation scores the held-out log-likelihood of the labels (``sslviz.tuning``'s proper
-score; the paper maximised leave-one-out accuracy for EM-λ) on stratified folds when every class
-has two labeled documents, else on plain shuffled folds (``allow_unstratified``), as nothing can
-be stratified then.
+The paper-scale results file was computed under :data:`PAPER_SCALE_SELECTION` (σ = 1, α by the
+leave-one-out log-likelihood of the labels for NB, EM-λ and the hybrid, grids never extended);
+``python -m sslviz.experiments hybrid table`` runs under it unless ``--selection`` says
+otherwise, so that file stays reproducible. Cross-validation folds are stratified when every
+class has two labeled documents, else plain shuffled folds (``allow_unstratified``).
 
 Each (corpus, size, seed) is one job of :func:`sslviz.experiments.runner.run_jobs`: cached (kind
 ``"hybrid"``), parallel, resumable. Paper scale: ``python -m sslviz.experiments hybrid table``
@@ -40,12 +46,13 @@ other number is the same computation as at paper scale.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import balanced_accuracy_score
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits
@@ -56,7 +63,19 @@ from ..entropy_reg import EntropyRegularizedLR
 from ..hybrid import HybridNB
 from ..splits import Split, split_labeled
 from ..text import TextOptions, load_counts
-from ..tuning import choose_alpha, choose_by_cv
+from ..tuning import (
+    ALPHA_GRID,
+    Choice,
+    best_index,
+    choose_by_cv,
+    choose_by_cv_interior,
+    choose_interior,
+    choose_nb_alpha,
+    held_out_log_likelihood,
+    labeled_folds,
+    log_evidence,
+    loo_log_likelihood,
+)
 from ..validation import check_choice, labeled_mask
 from .runner import run_jobs
 
@@ -192,25 +211,205 @@ def labeled_columns(X, y):
 one_blas_thread = threadpool_limits.wrap(limits=1, user_api="blas")
 
 
+def _acknowledged(choice, reason):
+    """``choice``, acknowledged with ``reason`` when it sits at an edge of its grid (the job
+    records ``at_bound``; the lecture states it)."""
+    return choice.acknowledge_edge(reason) if choice.at_bound else choice
+
+
+#: Why a table's job may use a choice at a bound of its grid: it records where it stopped.
+TABLE_EDGE = "the table records its edge choices (*_at_bound); the lecture states them"
+
+
+def labels_loo_alpha(X, y):
+    """α as the paper-scale file was computed: the leave-one-out log-likelihood of the labels
+    (``Σ log P(y_i | x_i)``) over :data:`sslviz.tuning.ALPHA_GRID`, never extended, the evidence
+    when a class has one labeled document. The tuning study shows this criterion walking to the
+    largest α with few labels; kept only to reproduce that file."""
+    labeled = labeled_mask(y)
+    X_lab, y_lab = sp.csr_matrix(X)[labeled], np.asarray(y)[labeled]
+    two = len(y_lab) and np.unique(y_lab, return_counts=True)[1].min() >= 2
+    function, name = ((loo_log_likelihood, "leave-one-out log-likelihood") if two
+                      else (log_evidence, "evidence"))
+    scores = np.array([function(X_lab, y_lab, alpha) for alpha in ALPHA_GRID])
+    candidates = [{"alpha": float(alpha)} for alpha in ALPHA_GRID]
+    return _acknowledged(Choice(candidates[best_index(scores)], candidates, scores, name),
+                         TABLE_EDGE)
+
+
+def hybrid_alpha(X, y):
+    """NB's and the hybrid's α (one Dirichlet prior for θ and ψ, as in the paper): Fujino et
+    al.'s leave-one-out likelihood of the labeled documents' words
+    (``choose_nb_alpha(criterion="loo_generative")``), the evidence when a class has one
+    labeled document (leaving it out would empty its class)."""
+    return _nb_alpha(X, y, "loo_generative")
+
+
+def em_alpha(X, y):
+    """EM-λ's own α, "in a similar manner to λ" (Fujino et al.): leave-one-out accuracy of the
+    labeled documents (``choose_nb_alpha(criterion="loo_accuracy")``, NB's closed form: the
+    supervised start of EM, not EM refitted per left-out document), the evidence when a class
+    has one labeled document."""
+    return _nb_alpha(X, y, "loo_accuracy")
+
+
+def _nb_alpha(X, y, criterion):
+    labels = np.asarray(y)[labeled_mask(y)]
+    two = len(labels) and np.unique(labels, return_counts=True)[1].min() >= 2
+    return _acknowledged(choose_nb_alpha(X, y, criterion=criterion if two else "evidence"),
+                         TABLE_EDGE)
+
+
+PAPER_SCALE_SELECTION = "sigma-1, loo-log-likelihood α"
+"""The settings of ``data/results/hybrid_paper_scale.json``: σ = 1; NB's, EM-λ's and the hybrid's
+α by :func:`labels_loo_alpha`; EM-λ's λ, MLR's C and MER's λ by 5-fold (MER 3-fold)
+cross-validated log-likelihood over their grids, never extended."""
+LABELED_SELECTION = "labeled-rows"
+"""Every setting chosen on the labeled rows by the criterion its study or its paper supports:
+α by :func:`hybrid_alpha`, EM-λ's α by :func:`em_alpha` and its λ by leave-one-out accuracy,
+MLR's C and MER's λ by cross-validated log-likelihood, σ = :data:`SIGMA` (the σ study) -- every
+numeric grid extended up to its documented bounds (:func:`sslviz.tuning.choose_interior`)."""
+SELECTIONS = (LABELED_SELECTION, PAPER_SCALE_SELECTION)
+SIGMA_GRID = (1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0, 1e3)
+"""σ by decades over the ``width`` kind's whole range (``sslviz.tuning.PARAMETER_KINDS``)."""
+SIGMA_FOLDS = 3
+SIGMA = 1.0
+"""σ of :data:`LABELED_SELECTION`: 1, not chosen. ``python -m sslviz.experiments sigma-study``
+(:mod:`.hybrid_sigma`; WebKB and 20news comp.* at 32 and 128 labels, 10 sets each) finds no
+criterion on the labeled rows that gives away less test accuracy on average (mean regret against
+the test-best σ of the grid, in points: σ = 1 2.96, cv balanced accuracy 2.86, cv accuracy 3.00,
+the fit's own leave-one-out likelihood 3.47, cv log-likelihood of the labels 4.06 -- the last at
+a bound of σ's range on 30-70 % of the sets)."""
+
+
+def sigma_scores(X_train, y_train, alpha, *, grid=SIGMA_GRID, seed=0, X_test=None,
+                 y_test=None):
+    """Every criterion of σ on the labeled rows (:mod:`.hybrid_sigma`), for every σ in ``grid``:
+    a dict of arrays (len(grid),), ``test`` too when ``X_test`` is given (reported, never used
+    to choose).
+
+    One draw of 3 folds over the labeled rows is shared by every σ; each fold's model is fitted
+    on every training row with the held-out documents' labels hidden (they stay as unlabeled
+    rows, as a semi-supervised model sees a new document). ``cv_loglik``: held-out log-likelihood
+    of the labels, mean per fold then over folds; ``cv_accuracy``, ``cv_balanced``: of the
+    held-out predictions pooled; ``loo``: the fit's own leave-one-out conditional
+    log-likelihood per labeled document (eq. 9 without the prior)."""
+    y_train = np.asarray(y_train)
+    folds = labeled_folds(y_train, SIGMA_FOLDS, random_state=seed, include_unlabeled=True,
+                          allow_unstratified=True)
+    n_labeled = int(np.sum(y_train >= 0))
+    out = {name: np.empty(len(grid)) for name in ("cv_loglik", "cv_accuracy", "cv_balanced",
+                                                  "loo", "test")}
+    for j, sigma in enumerate(grid):
+        model = HybridNB(alpha=alpha, prior_scale=sigma).fit(X_train, y_train)
+        out["loo"][j] = model.trace_[-1].loo_log_likelihood / n_labeled
+        out["test"][j] = (np.nan if X_test is None
+                          else np.mean(model.predict(X_test) == np.asarray(y_test)))
+        held, predicted, fold_scores = [], [], []
+        for train, test in folds:
+            y_fold = np.full(len(y_train), -1)
+            y_fold[train] = y_train[train]
+            fold_model = HybridNB(alpha=alpha, prior_scale=sigma).fit(X_train, y_fold)
+            fold_scores.append(held_out_log_likelihood(fold_model, X_train[test], y_train[test]))
+            held.append(y_train[test])
+            predicted.append(fold_model.predict(X_train[test]))
+        held, predicted = np.concatenate(held), np.concatenate(predicted)
+        out["cv_loglik"][j] = np.mean(fold_scores)
+        out["cv_accuracy"][j] = np.mean(held == predicted)
+        out["cv_balanced"][j] = balanced_accuracy_score(held, predicted)
+    return out
+
+
+def choose_sigma(X, y, alpha, *, random_state=None, grid=SIGMA_GRID):
+    """HybridNB's σ by the 3-fold cv log-likelihood of the labels of :func:`sigma_scores` (the
+    reviewer's criterion; the σ study finds it the worst, see :data:`SIGMA`)
+    (:func:`sslviz.tuning.choose_interior`, kind ``width``, whose whole range ``grid`` spans);
+    acknowledged when it stops at a bound (the job records ``sigma_at_bound``)."""
+    table = dict(zip(grid, sigma_scores(X, y, alpha, grid=grid, seed=random_state)["cv_loglik"],
+                     strict=True))
+    choice = choose_interior(table.__getitem__, grid, kind="width",
+                             criterion="3-fold cv log-likelihood of the labels")
+    choice = replace(choice, params={"prior_scale": choice.params["width"]},
+                     candidates=[{"prior_scale": c["width"]} for c in choice.candidates])
+    return _acknowledged(choice, TABLE_EDGE)
+
+
+def _choices(X_train, F_seen, y_train, seed, selection):
+    """The settings of one evaluation set under ``selection``: a dict of Choices (or numbers)."""
+    if selection == PAPER_SCALE_SELECTION:
+        alpha = labels_loo_alpha(X_train, y_train)
+        em_weight = _acknowledged(choose_on_labeled(
+            SemiSupervisedNB(alpha=alpha.value, max_iter=10, record="summary"),
+            {"unlabeled_weight": list(EM_WEIGHTS)}, X_train, y_train, random_state=seed,
+            semi_supervised=True), TABLE_EDGE)
+        C = _acknowledged(choose_on_labeled(LogisticRegression(fit_intercept=False,
+                                                               max_iter=1000),
+                                            {"C": list(C_GRID)}, F_seen, y_train,
+                                            random_state=seed), TABLE_EDGE)
+        return {"alpha": alpha, "em_alpha": alpha, "em_weight": em_weight, "C": C, "sigma": 1.0}
+    alpha, em_smoothing = hybrid_alpha(X_train, y_train), em_alpha(X_train, y_train)
+    em_weight = _acknowledged(choose_by_cv_interior(
+        SemiSupervisedNB(alpha=em_smoothing.value, max_iter=10, record="summary"),
+        "unlabeled_weight", EM_WEIGHTS, X_train, y_train, kind="unlabeled_weight", cv="loo",
+        scoring="accuracy", tie_break=held_out_log_likelihood, semi_supervised=True),
+        TABLE_EDGE)
+    return {"alpha": alpha, "em_alpha": em_smoothing, "em_weight": em_weight,
+            "C": mlr_c(F_seen, y_train, seed),
+            "sigma": SIGMA}
+
+
+def mlr_c(F_seen, y_train, seed):
+    """MLR's C: 5-fold cv log-likelihood of the labels over :data:`C_GRID`, extended by decades
+    up to the ``C`` kind's bounds (:func:`sslviz.tuning.choose_by_cv_interior`); ``F_seen``:
+    the unit-length features' columns seen in a labeled row (:func:`labeled_columns`)."""
+    return _acknowledged(choose_by_cv_interior(
+        LogisticRegression(fit_intercept=False, max_iter=1000), "C", C_GRID, F_seen, y_train,
+        kind="C", random_state=seed, allow_unstratified=True), TABLE_EDGE)
+
+
+def _mer_weight(F_train, y_train, C, seed, selection):
+    template = EntropyRegularizedLR(C=C, record="summary")
+    if selection == PAPER_SCALE_SELECTION:
+        choice = choose_on_labeled(template, {"entropy_weight": list(MER_WEIGHTS)}, F_train,
+                                   y_train, cv=MER_FOLDS, random_state=seed, semi_supervised=True)
+    else:
+        choice = choose_by_cv_interior(template, "entropy_weight", MER_WEIGHTS, F_train, y_train,
+                                       kind="entropy_weight", cv=MER_FOLDS, random_state=seed,
+                                       semi_supervised=True, allow_unstratified=True)
+    return _acknowledged(choice, TABLE_EDGE)
+
+
+def _value(choice):
+    return float(choice) if isinstance(choice, float | int) else float(choice.value)
+
+
+def _at_bound(choice):
+    return np.int64(not isinstance(choice, float | int) and choice.at_bound)
+
+
 @one_blas_thread
 def evaluate_split(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled,
-                   mer=True, normalization_cv=True):
+                   mer=True, normalization_cv=True, selection=LABELED_SELECTION):
     """The five methods (and the normalisation study) on one evaluation set; a dict of arrays.
 
+    ``selection``: how the settings are chosen on the labeled rows, :data:`LABELED_SELECTION`
+    (the lecture's) or :data:`PAPER_SCALE_SELECTION` (the paper-scale results file's).
     ``mer=False`` (lecture scale) skips MLR/MER, whose entries are then NaN
     (:func:`mer_study` studies it on one corpus instead); ``normalization_cv=False`` skips the
     cross-validation of the normalisation study (``normalize_cv`` NaN; its leave-one-out
     criterion and test accuracies cost two fits and are kept).
 
-    Keys: ``accuracy`` (5,) in the order of :data:`METHODS`; ``alpha``, ``em_weight``, ``C``,
-    ``mer_weight`` (chosen values); ``alpha_by_evidence`` (1 when α was chosen by the evidence,
-    0 by the leave-one-out likelihood); ``hybrid_weights`` (λ1, λ2); ``hybrid_iterations``;
-    ``mer_test_by_weight`` and ``mer_max_share_by_weight`` (8,) over :data:`MER_WEIGHTS`;
-    ``normalize_cv`` (2,) cross-validated log-likelihood of HybridNB without / with length
-    normalisation, ``normalize_loo`` (2,) their leave-one-out conditional log-likelihood per
-    labeled document, ``normalize_test`` (2,) their test accuracy (reported, never used);
-    ``cpu_seconds``: the job's CPU time (a measurement, for projecting runs).
+    Keys: ``accuracy`` (5,) in the order of :data:`METHODS`; ``alpha``, ``em_alpha``,
+    ``em_weight``, ``C``, ``sigma``, ``mer_weight`` (chosen values) and, for each but
+    ``mer_weight``, ``<name>_at_bound`` (1 when the choice stopped at a bound of its grid);
+    ``alpha_by_evidence`` (1 when α was chosen by the evidence); ``hybrid_weights`` (λ1, λ2);
+    ``hybrid_iterations``; ``mer_test_by_weight`` and ``mer_max_share_by_weight`` (8,) over
+    :data:`MER_WEIGHTS`; ``normalize_cv`` (2,) cross-validated log-likelihood of HybridNB
+    without / with length normalisation, ``normalize_loo`` (2,) their leave-one-out conditional
+    log-likelihood per labeled document, ``normalize_test`` (2,) their test accuracy (reported,
+    never used); ``cpu_seconds``: the job's CPU time (a measurement, for projecting runs).
     """
+    check_choice("selection", selection, SELECTIONS)
     start = time.process_time()
     split = evaluation_split(y, n_labeled, seed, test_rows=test_rows, n_test=n_test,
                              n_unlabeled=n_unlabeled)
@@ -223,43 +422,40 @@ def evaluate_split(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unla
     def accuracy(model, features=X_test):
         return float(np.mean(model.predict(features) == y_test))
 
-    alpha_choice = choose_alpha(X_train, y_train, random_state=seed)
-    alpha = alpha_choice.value
-    nb = MultinomialNB(alpha=alpha).fit(X_lab, y_lab)
-    em_template = SemiSupervisedNB(alpha=alpha, max_iter=10, record="summary")
-    em_weight = choose_on_labeled(em_template, {"unlabeled_weight": list(EM_WEIGHTS)}, X_train,
-                                  y_train, random_state=seed, semi_supervised=True).value
-    em = clone(em_template).set_params(unlabeled_weight=em_weight).fit(X_train, y_train)
-    mlr_template = LogisticRegression(fit_intercept=False, max_iter=1000)
     seen = labeled_columns(F_train, y_train)
-    C = choose_on_labeled(mlr_template, {"C": list(C_GRID)}, F_train[:, seen], y_train,
-                          random_state=seed).value
-    mlr = clone(mlr_template).set_params(C=C).fit(F_train[:n_lab][:, seen], y_lab)
+    choices = _choices(X_train, F_train[:, seen], y_train, seed, selection)
+    alpha, sigma = choices["alpha"].value, _value(choices["sigma"])
+    nb = MultinomialNB(alpha=alpha).fit(X_lab, y_lab)
+    em = SemiSupervisedNB(alpha=choices["em_alpha"].value, max_iter=10, record="summary",
+                          unlabeled_weight=choices["em_weight"].value).fit(X_train, y_train)
+    C = choices["C"].value
+    mlr = LogisticRegression(fit_intercept=False, max_iter=1000, C=C).fit(
+        F_train[:n_lab][:, seen], y_lab)
     if mer:
         mer_template = EntropyRegularizedLR(C=C, record="summary")
-        mer_weight = choose_on_labeled(mer_template, {"entropy_weight": list(MER_WEIGHTS)},
-                                       F_train, y_train, cv=MER_FOLDS, random_state=seed,
-                                       semi_supervised=True).value
+        mer_weight = _mer_weight(F_train, y_train, C, seed, selection).value
         mer_models = [clone(mer_template).set_params(entropy_weight=w).fit(F_train, y_train)
                       for w in MER_WEIGHTS]
         mer_test = np.array([accuracy(m, F_test) for m in mer_models])
         mer_shares = np.array([m.trace_[-1].unlabeled_shares.max() for m in mer_models])
-        mer_accuracy = mer_test[MER_WEIGHTS.index(mer_weight)]
+        mer_accuracy = (mer_test[MER_WEIGHTS.index(mer_weight)] if mer_weight in MER_WEIGHTS
+                        else accuracy(clone(mer_template).set_params(
+                            entropy_weight=mer_weight).fit(F_train, y_train), F_test))
     else:
         mer_weight = mer_accuracy = np.nan
         mer_test = mer_shares = np.full(len(MER_WEIGHTS), np.nan)
-    hybrids = [HybridNB(alpha=alpha, normalize=norm).fit(X_train, y_train)
+    hybrids = [HybridNB(alpha=alpha, prior_scale=sigma, normalize=norm).fit(X_train, y_train)
                for norm in (None, "length")]
-    normalize_cv = (choose_on_labeled(HybridNB(alpha=alpha), {"normalize": [None, "length"]},
-                                      X_train, y_train, random_state=seed,
-                                      semi_supervised=True).scores
+    normalize_cv = (choose_on_labeled(HybridNB(alpha=alpha, prior_scale=sigma),
+                                      {"normalize": [None, "length"]}, X_train, y_train,
+                                      random_state=seed, semi_supervised=True).scores
                     if normalization_cv else np.full(2, np.nan))
     return {
         "accuracy": np.array([accuracy(hybrids[0]), accuracy(em), mer_accuracy,
                               accuracy(nb), accuracy(mlr, F_test[:, seen])]),
-        "alpha": np.float64(alpha),
-        "alpha_by_evidence": np.int64(alpha_choice.criterion == "evidence"),
-        "em_weight": np.float64(em_weight), "C": np.float64(C),
+        **{name: np.float64(_value(choices[name])) for name in choices},
+        **{f"{name}_at_bound": _at_bound(choices[name]) for name in choices},
+        "alpha_by_evidence": np.int64(choices["alpha"].criterion == "evidence"),
         "mer_weight": np.float64(mer_weight),
         "hybrid_weights": hybrids[0].weights_, "hybrid_iterations": np.int64(hybrids[0].n_iter_),
         "mer_test_by_weight": mer_test, "mer_max_share_by_weight": mer_shares,
@@ -290,22 +486,25 @@ class HybridTable:
 
 
 def hybrid_table(corpus, *, sizes, seeds, mer=True, normalization_cv=True, use_cache=True,
-                 n_jobs=None, progress=True, description=None):
+                 n_jobs=None, progress=True, description=None, selection=LABELED_SELECTION):
     """Tables 1-3 for one :class:`HybridCorpus`: every method at every size and seed (cached).
 
     ``normalization_cv=False`` skips the normalisation study's cross-validation (NaN).
     ``mer=False`` leaves MLR/MER out (NaN): at lecture scale its cross-validation over the
-    λ grid costs more than the other four methods together."""
+    λ grid costs more than the other four methods together. ``selection``: see
+    :func:`evaluate_split`."""
     sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
     for name, flag in (("mer", mer), ("normalization_cv", normalization_cv)):
         if not isinstance(flag, bool | np.bool_):
             raise ValueError(f"{name} must be True or False, got {flag!r}")
     settings = {"test_rows": corpus.test_rows, "n_test": corpus.n_test,
                 "n_unlabeled": corpus.n_unlabeled, "mer": bool(mer),
-                "normalization_cv": bool(normalization_cv)}
+                "normalization_cv": bool(normalization_cv),
+                "selection": check_choice("selection", selection, SELECTIONS)}
     jobs = [{"n_labeled": int(size), "seed": int(seed)} for size in sizes for seed in seeds]
     results = run_jobs(evaluate_split, jobs, kind="hybrid",
-                       key=table_key(corpus, mer=mer, normalization_cv=normalization_cv),
+                       key=table_key(corpus, mer=mer, normalization_cv=normalization_cv,
+                                     selection=selection),
                        shared={"X": corpus.X, "y": corpus.y, **settings}, use_cache=use_cache,
                        n_jobs=n_jobs, progress=progress,
                        description=description or f"Table ({corpus.name})")
@@ -315,14 +514,14 @@ def hybrid_table(corpus, *, sizes, seeds, mer=True, normalization_cv=True, use_c
     return HybridTable(corpus.name, sizes, seeds, stacked)
 
 
-def table_key(corpus, *, mer=True, normalization_cv=True):
+def table_key(corpus, *, mer=True, normalization_cv=True, selection=LABELED_SELECTION):
     """The cache key of a job ``{"n_labeled": ..., "seed": ...}`` of :func:`hybrid_table`."""
     digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
 
     def key(job):
         return {"data": digest, "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled,
                 "mer": bool(mer), "normalization_cv": bool(normalization_cv),
-                "version": RESULT_VERSION, **job}
+                "selection": selection, "version": RESULT_VERSION, **job}
     return key
 
 
@@ -390,13 +589,15 @@ def mer_text(table):
 
 # -- single runs for the explorers ---------------------------------------------------------------
 def hybrid_run(corpus, *, n_labeled, seed, normalize=None):
-    """One evaluation set: the fitted HybridNB (with its trace), its split and test accuracy."""
+    """One evaluation set: the fitted HybridNB (with its trace; α and σ as the tables'
+    :data:`LABELED_SELECTION`), its split and test accuracy."""
     split = evaluation_split(corpus.y, n_labeled, seed, test_rows=corpus.test_rows,
                              n_test=corpus.n_test, n_unlabeled=corpus.n_unlabeled)
     X_train, y_train = corpus.X[split.train], split.semi_supervised_targets(corpus.y)
     with threadpool_limits(1, user_api="blas"):  # see one_blas_thread
-        alpha = choose_alpha(X_train, y_train, random_state=seed).value
-        model = HybridNB(alpha=alpha, normalize=normalize).fit(X_train, y_train)
+        alpha = hybrid_alpha(X_train, y_train).value
+        model = HybridNB(alpha=alpha, prior_scale=SIGMA, normalize=normalize).fit(X_train,
+                                                                                  y_train)
     accuracy = float(np.mean(model.predict(corpus.X[split.test]) == corpus.y[split.test]))
     return split, model, accuracy
 
@@ -413,9 +614,7 @@ def mer_sweep(corpus, *, n_labeled, seed, weights=MER_WEIGHTS, C=None):
     y_train = split.semi_supervised_targets(corpus.y)
     if C is None:
         seen = labeled_columns(F_train, y_train)
-        C = choose_on_labeled(LogisticRegression(fit_intercept=False, max_iter=1000),
-                              {"C": list(C_GRID)}, F_train[:, seen], y_train,
-                              random_state=seed).value
+        C = mlr_c(F_train[:, seen], y_train, seed).value
     models = [EntropyRegularizedLR(C=C, entropy_weight=w).fit(F_train, y_train)
               for w in weights]
     F_test, y_test = lr_features(corpus.X[split.test]), corpus.y[split.test]

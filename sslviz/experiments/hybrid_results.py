@@ -1,5 +1,8 @@
 """The paper-scale tables as a small results file: what the run has cached, summarised.
 
+The file's settings are :data:`.hybrid.PAPER_SCALE_SELECTION` (σ = 1, α by the leave-one-out
+log-likelihood of the labels): the command runs under them so that the file stays reproducible.
+
 ``python -m sslviz.experiments hybrid table`` computes Tables 1-3 (paper scale: every size, 10
 evaluation sets, MLR/MER included) into the result cache; ``python -m sslviz.experiments hybrid
 summary`` reads that cache -- it computes nothing -- and writes :data:`RESULTS_FILE`: per corpus
@@ -31,6 +34,7 @@ from .hybrid import (
     CORPORA,
     METHODS,
     PAPER_N_SEEDS,
+    PAPER_SCALE_SELECTION,
     PAPER_SIZES,
     PAPER_TABLES,
     evaluate_split,
@@ -54,7 +58,8 @@ def cached_cells(corpus, *, sizes, seeds):
     """
     cells = [(int(size), int(seed)) for size in sizes for seed in seeds]
     results = run_jobs(evaluate_split, [{"n_labeled": size, "seed": seed} for size, seed in cells],
-                       kind="hybrid", key=table_key(corpus), cached_only=True)
+                       kind="hybrid", key=table_key(corpus, selection=PAPER_SCALE_SELECTION),
+                       cached_only=True)
     found = {cell: result for cell, result in zip(cells, results, strict=True)
              if result is not None}
     return found, [cell for cell, result in zip(cells, results, strict=True) if result is None]
@@ -170,10 +175,12 @@ def recheck(summary, corpora, *, n_jobs=1, path=RESULTS_FILE):
         seed = entry["sizes"][size]["seeds"][0]
         corpus = corpora[name]
         [result] = run_jobs(evaluate_split, [{"n_labeled": int(size), "seed": int(seed)}],
-                            kind="hybrid", key=table_key(corpus), n_jobs=n_jobs,
+                            kind="hybrid", n_jobs=n_jobs,
+                            key=table_key(corpus, selection=PAPER_SCALE_SELECTION),
                             shared={"X": corpus.X, "y": corpus.y, "test_rows": corpus.test_rows,
                                     "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled,
-                                    "mer": True, "normalization_cv": True},
+                                    "mer": True, "normalization_cv": True,
+                                    "selection": PAPER_SCALE_SELECTION},
                             description=f"recheck {name} {size}")
         today = np.round(np.asarray(result["accuracy"], dtype=float) * 100, 4)
         stored = np.asarray(entry["sizes"][size]["accuracy"][0], dtype=float)
@@ -267,6 +274,38 @@ def projection_text(summary, workers=WORKERS):
     lines.append("  " + ", ".join(f"N={n}: {at_least}{duration(max(total / n, longest))}"
                                   for n in workers))
     return "\n".join(lines)
+
+
+def rerun_projection(summary, measured):
+    """The projected CPU time of Tables 1-3 (every size, the file's sets) under other settings.
+
+    ``measured``: ``{corpus: (size, cpu_seconds)}``, one job timed under the other settings.
+    Each corpus's per-job times of :func:`projection` are scaled by the ratio of the measured
+    job to the file's time at that size (interpolated when the file did not run it); a corpus
+    not measured takes the mean ratio of the measured ones. An estimate: the ratio is assumed
+    the same at every size. Returns ``(total_seconds, ratios)``.
+    """
+    if not measured:
+        raise ValueError("measured must name at least one corpus: {corpus: (size, seconds)}")
+    per_job, _, _ = projection(summary)
+    ratios = {}
+    for name, (size, seconds) in measured.items():
+        times = per_job.get(name) or {}
+        if not times:
+            raise ValueError(f"the results file has no timed job of {name!r} to compare with")
+        sizes = sorted(times)
+        ratios[name] = seconds / float(np.interp(size, sizes, [times[s] for s in sizes]))
+    mean_ratio = float(np.mean(list(ratios.values())))
+    total = 0.0
+    for name in summary["corpora"]:
+        times = per_job.get(name) or {}
+        if not times:
+            continue
+        sizes = sorted(times)
+        per_size = np.interp(np.array(PAPER_SIZES[name], dtype=float), sizes,
+                             [times[s] for s in sizes])
+        total += len(summary["seeds"]) * float(per_size.sum()) * ratios.get(name, mean_ratio)
+    return total, ratios
 
 
 def duration(seconds):

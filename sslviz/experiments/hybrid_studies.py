@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
-from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_validate
 from sklearn.naive_bayes import MultinomialNB
 
@@ -23,26 +22,30 @@ from ..tuning import (
     ALPHA_GRID,
     Choice,
     best_index,
-    choose_alpha,
     held_out_log_likelihood,
     labeled_folds,
 )
 from .hybrid import (
-    C_GRID,
     CORPORA,
     EM_WEIGHTS,
     MER_FOLDS,
     MER_WEIGHTS,
     PAPER_N_SEEDS,
+    PAPER_SCALE_SELECTION,
     PAPER_SIZES,
     RESULT_VERSION,
+    SELECTIONS,
+    TABLE_EDGE,
     choose_on_labeled,
     evaluation_split,
+    hybrid_alpha,
     hybrid_table,
     labeled_columns,
+    labels_loo_alpha,
     load_hybrid_corpus,
     lr_features,
     mer_text,
+    mlr_c,
     normalization_text,
     one_blas_thread,
     table_text,
@@ -74,9 +77,7 @@ def mer_point(X, y, n_labeled, seed, weight, *, test_rows=None, n_test=None, n_u
                              n_unlabeled=n_unlabeled)
     F_train, y_train = lr_features(X[split.train]), split.semi_supervised_targets(y)
     seen = labeled_columns(F_train, y_train)
-    C = choose_on_labeled(LogisticRegression(fit_intercept=False, max_iter=1000),
-                          {"C": list(C_GRID)}, F_train[:, seen], y_train,
-                          random_state=seed).value
+    C = mlr_c(F_train[:, seen], y_train, seed).value
     template = EntropyRegularizedLR(C=C, entropy_weight=weight, record="summary")
     # the folds and score of choose_on_labeled (so λ is chosen as the table chooses it), and
     # the accuracy of the same fits
@@ -128,7 +129,8 @@ def mer_study(corpus, *, n_labeled, seeds, weights=MER_WEIGHTS, use_cache=True, 
               progress=True):
     """MLR/MER on one corpus and labeled-set size: every λ of ``weights`` on every seed, one
     cached job per (seed, λ) (:func:`mer_point`). With the paper's grid, ``chosen`` and
-    ``chosen_accuracy`` are what :func:`evaluate_split` reports for MLR/MER."""
+    ``chosen_accuracy`` are what :func:`evaluate_split` reports for MLR/MER, unless the table
+    extended the grid past an end (the study's choice is then that end)."""
     seeds, weights = np.asarray(seeds, dtype=int), tuple(float(w) for w in weights)
     jobs = [{"n_labeled": int(n_labeled), "seed": int(seed), "weight": w}
             for seed in seeds for w in weights]
@@ -183,23 +185,24 @@ def choose_alpha_by_words(X, y, *, grid=ALPHA_GRID):
     scores = np.array([words_loo_log_likelihood(X[labeled], np.asarray(y)[labeled], alpha)
                        for alpha in grid])
     candidates = [{"alpha": float(alpha)} for alpha in grid]
-    return Choice(candidates[best_index(scores)], candidates, scores,
-                  "leave-one-out likelihood of the words")
+    choice = Choice(candidates[best_index(scores)], candidates, scores,
+                    "leave-one-out likelihood of the words")
+    return choice.acknowledge_edge(TABLE_EDGE) if choice.at_bound else choice
 
 
 @one_blas_thread
 def alpha_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled):
     """HybridNB, EM-λ and NB on one evaluation set with α chosen by each leave-one-out
-    likelihood: of the labels (``choose_alpha``, the tables') and of the words
-    (:func:`choose_alpha_by_words`); EM-λ's λ chosen as in the tables for each α. Arrays of
+    likelihood: of the labels (:func:`.hybrid.labels_loo_alpha`, the paper-scale file's) and of
+    the words (:func:`.hybrid.hybrid_alpha`, the lecture's tables'); EM-λ with each α, its λ by
+    5-fold cv log-likelihood as in the paper-scale file (edge choices acknowledged). Arrays of
     shape (2,) in that order: ``alpha``, ``hybrid``, ``em`` and ``nb`` test accuracy,
     ``em_weight``; and ``hybrid_weights`` (2, 2)."""
     split = evaluation_split(y, n_labeled, seed, test_rows=test_rows, n_test=n_test,
                              n_unlabeled=n_unlabeled)
     X_train, y_train = X[split.train], split.semi_supervised_targets(y)
     X_test, y_test = X[split.test], y[split.test]
-    alphas = (choose_alpha(X_train, y_train, random_state=seed).value,
-              choose_alpha_by_words(X_train, y_train).value)
+    alphas = (labels_loo_alpha(X_train, y_train).value, hybrid_alpha(X_train, y_train).value)
     hybrid, em, em_weights, nb, weights = [], [], [], [], []
     for alpha in alphas:
         model = HybridNB(alpha=alpha).fit(X_train, y_train)
@@ -208,7 +211,7 @@ def alpha_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabel
         em_template = SemiSupervisedNB(alpha=alpha, max_iter=10, record="summary")
         em_weights.append(choose_on_labeled(
             em_template, {"unlabeled_weight": list(EM_WEIGHTS)}, X_train, y_train,
-            random_state=seed, semi_supervised=True).value)
+            random_state=seed, semi_supervised=True).acknowledge_edge(TABLE_EDGE).value)
         em_model = clone(em_template).set_params(unlabeled_weight=em_weights[-1])
         em.append(np.mean(em_model.fit(X_train, y_train).predict(X_test) == y_test))
         nb_model = MultinomialNB(alpha=alpha).fit(X[split.labeled], y[split.labeled])
@@ -278,12 +281,12 @@ def test_perplexity(X_train, y_train, X_test, y_test, alpha, *, n_classes):
 def perplexity_point(X, y, n_train, seed, *, test_rows=None, n_test=None, n_unlabeled,
                      giant_share=0.01):
     """Test perplexity of NB trained on ``n_train`` labeled documents (α by
-    :func:`sslviz.tuning.choose_alpha`, as the tables' NB), on every test document and without
+    :func:`.hybrid.hybrid_alpha`, as the tables' NB), on every test document and without
     the longest ``giant_share`` of them."""
     split = evaluation_split(y, n_train, seed, test_rows=test_rows, n_test=n_test,
                              n_unlabeled=n_unlabeled)
     X_lab, y_lab = X[split.labeled], y[split.labeled]
-    alpha = choose_alpha(X_lab, y_lab).value
+    alpha = hybrid_alpha(X_lab, y_lab).value
     X_test, y_test = X[split.test], y[split.test]
     lengths = np.asarray(X_test.sum(axis=1)).ravel()
     n_giant = int(np.ceil(giant_share * len(lengths)))
@@ -343,6 +346,9 @@ def main(argv=None):
     parser.add_argument("--seeds", type=cli.seed, nargs="+", default=list(range(PAPER_N_SEEDS)))
     parser.add_argument("--n-jobs", type=cli.n_jobs, default=-1)
     parser.add_argument("--no-cache", action="store_true")
+    parser.add_argument("--selection", choices=list(SELECTIONS), default=PAPER_SCALE_SELECTION,
+                        help="how the settings are chosen (default: the results file's, "
+                        f"{PAPER_SCALE_SELECTION!r}; the summary reads only that one)")
     parser.add_argument("--readme", metavar="FILE",
                         help="summary: also rewrite the paper-scale table in this README")
     args = parser.parse_args(argv)
@@ -360,7 +366,8 @@ def main(argv=None):
         corpus = load_hybrid_corpus(name)
         if args.command == "table":
             table = hybrid_table(corpus, sizes=args.sizes or PAPER_SIZES[name], seeds=args.seeds,
-                                 use_cache=not args.no_cache, n_jobs=args.n_jobs)
+                                 use_cache=not args.no_cache, n_jobs=args.n_jobs,
+                                 selection=args.selection)
             print(table_text(table), normalization_text(table), mer_text(table), sep="\n\n",
                   flush=True)
         else:
@@ -369,7 +376,7 @@ def main(argv=None):
                                      n_jobs=args.n_jobs)
             print(perplexity_text(curve), flush=True)
     print(f"wall time {time.perf_counter() - start:.0f} s")
-    if args.command == "table" and not args.no_cache:
+    if args.command == "table" and not args.no_cache and args.selection == PAPER_SCALE_SELECTION:
         _summary(args.readme)
     return 0
 
