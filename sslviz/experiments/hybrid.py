@@ -342,11 +342,8 @@ def _choices(X_train, F_seen, y_train, seed, selection):
             SemiSupervisedNB(alpha=alpha.value, max_iter=10, record="summary"),
             {"unlabeled_weight": list(EM_WEIGHTS)}, X_train, y_train, random_state=seed,
             semi_supervised=True), TABLE_EDGE)
-        C = _acknowledged(choose_on_labeled(LogisticRegression(fit_intercept=False,
-                                                               max_iter=1000),
-                                            {"C": list(C_GRID)}, F_seen, y_train,
-                                            random_state=seed), TABLE_EDGE)
-        return {"alpha": alpha, "em_alpha": alpha, "em_weight": em_weight, "C": C, "sigma": 1.0}
+        return {"alpha": alpha, "em_alpha": alpha, "em_weight": em_weight,
+                "C": mlr_c(F_seen, y_train, seed, selection), "sigma": 1.0}
     alpha, em_smoothing = hybrid_alpha(X_train, y_train), em_alpha(X_train, y_train)
     em_weight = _acknowledged(choose_by_cv_interior(
         SemiSupervisedNB(alpha=em_smoothing.value, max_iter=10, record="summary"),
@@ -358,10 +355,22 @@ def _choices(X_train, F_seen, y_train, seed, selection):
             "sigma": SIGMA}
 
 
-def mlr_c(F_seen, y_train, seed):
+def nb_alpha(X, y, selection=LABELED_SELECTION):
+    """NB's and the hybrid's α under ``selection``: :func:`hybrid_alpha` (the lecture's) or
+    :func:`labels_loo_alpha` (the paper-scale file's)."""
+    check_choice("selection", selection, SELECTIONS)
+    return (labels_loo_alpha if selection == PAPER_SCALE_SELECTION else hybrid_alpha)(X, y)
+
+
+def mlr_c(F_seen, y_train, seed, selection=LABELED_SELECTION):
     """MLR's C: 5-fold cv log-likelihood of the labels over :data:`C_GRID`, extended by decades
-    up to the ``C`` kind's bounds (:func:`sslviz.tuning.choose_by_cv_interior`); ``F_seen``:
-    the unit-length features' columns seen in a labeled row (:func:`labeled_columns`)."""
+    up to the ``C`` kind's bounds (:func:`sslviz.tuning.choose_by_cv_interior`; the grid as it
+    is under :data:`PAPER_SCALE_SELECTION`); ``F_seen``: the unit-length features' columns seen
+    in a labeled row (:func:`labeled_columns`)."""
+    if selection == PAPER_SCALE_SELECTION:
+        return _acknowledged(choose_on_labeled(
+            LogisticRegression(fit_intercept=False, max_iter=1000), {"C": list(C_GRID)}, F_seen,
+            y_train, random_state=seed), TABLE_EDGE)
     return _acknowledged(choose_by_cv_interior(
         LogisticRegression(fit_intercept=False, max_iter=1000), "C", C_GRID, F_seen, y_train,
         kind="C", random_state=seed, allow_unstratified=True), TABLE_EDGE)
@@ -588,14 +597,14 @@ def mer_text(table):
 
 
 # -- single runs for the explorers ---------------------------------------------------------------
-def hybrid_run(corpus, *, n_labeled, seed, normalize=None):
-    """One evaluation set: the fitted HybridNB (with its trace; α and σ as the tables'
-    :data:`LABELED_SELECTION`), its split and test accuracy."""
+def hybrid_run(corpus, *, n_labeled, seed, normalize=None, selection=LABELED_SELECTION):
+    """One evaluation set: the fitted HybridNB (with its trace; α and σ as the tables' under
+    ``selection``), its split and test accuracy."""
     split = evaluation_split(corpus.y, n_labeled, seed, test_rows=corpus.test_rows,
                              n_test=corpus.n_test, n_unlabeled=corpus.n_unlabeled)
     X_train, y_train = corpus.X[split.train], split.semi_supervised_targets(corpus.y)
     with threadpool_limits(1, user_api="blas"):  # see one_blas_thread
-        alpha = hybrid_alpha(X_train, y_train).value
+        alpha = nb_alpha(X_train, y_train, selection).value
         model = HybridNB(alpha=alpha, prior_scale=SIGMA, normalize=normalize).fit(X_train,
                                                                                   y_train)
     accuracy = float(np.mean(model.predict(corpus.X[split.test]) == corpus.y[split.test]))

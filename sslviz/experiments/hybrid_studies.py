@@ -25,9 +25,11 @@ from ..tuning import (
     held_out_log_likelihood,
     labeled_folds,
 )
+from ..validation import check_choice
 from .hybrid import (
     CORPORA,
     EM_WEIGHTS,
+    LABELED_SELECTION,
     MER_FOLDS,
     MER_WEIGHTS,
     PAPER_N_SEEDS,
@@ -46,6 +48,7 @@ from .hybrid import (
     lr_features,
     mer_text,
     mlr_c,
+    nb_alpha,
     normalization_text,
     one_blas_thread,
     table_text,
@@ -68,7 +71,8 @@ from .runner import run_jobs
 
 # -- MLR/MER on its own: every λ of the grid, one job per (seed, λ) ----------------------------
 @one_blas_thread
-def mer_point(X, y, n_labeled, seed, weight, *, test_rows=None, n_test=None, n_unlabeled):
+def mer_point(X, y, n_labeled, seed, weight, *, test_rows=None, n_test=None, n_unlabeled,
+              selection=LABELED_SELECTION):
     """MLR/MER at one λ on one evaluation set: exactly what :func:`evaluate_split` computes for
     that λ (MLR's C by cv, then the :data:`MER_FOLDS`-fold cv log-likelihood that chooses λ, the
     cv accuracy beside it, the test accuracy, the unlabeled rows' class shares), so that the λ
@@ -77,7 +81,7 @@ def mer_point(X, y, n_labeled, seed, weight, *, test_rows=None, n_test=None, n_u
                              n_unlabeled=n_unlabeled)
     F_train, y_train = lr_features(X[split.train]), split.semi_supervised_targets(y)
     seen = labeled_columns(F_train, y_train)
-    C = mlr_c(F_train[:, seen], y_train, seed).value
+    C = mlr_c(F_train[:, seen], y_train, seed, selection).value
     template = EntropyRegularizedLR(C=C, entropy_weight=weight, record="summary")
     # the folds and score of choose_on_labeled (so λ is chosen as the table chooses it), and
     # the accuracy of the same fits
@@ -126,13 +130,14 @@ class MerStudy:
 
 
 def mer_study(corpus, *, n_labeled, seeds, weights=MER_WEIGHTS, use_cache=True, n_jobs=None,
-              progress=True):
+              progress=True, selection=LABELED_SELECTION):
     """MLR/MER on one corpus and labeled-set size: every λ of ``weights`` on every seed, one
     cached job per (seed, λ) (:func:`mer_point`). With the paper's grid, ``chosen`` and
     ``chosen_accuracy`` are what :func:`evaluate_split` reports for MLR/MER, unless the table
     extended the grid past an end (the study's choice is then that end)."""
     seeds, weights = np.asarray(seeds, dtype=int), tuple(float(w) for w in weights)
-    jobs = [{"n_labeled": int(n_labeled), "seed": int(seed), "weight": w}
+    jobs = [{"n_labeled": int(n_labeled), "seed": int(seed), "weight": w,
+             "selection": check_choice("selection", selection, SELECTIONS)}
             for seed in seeds for w in weights]
     results = _corpus_jobs(mer_point, jobs, corpus, kind="hybrid-mer",
                            description=f"MLR/MER ({corpus.name})", use_cache=use_cache,
@@ -191,7 +196,8 @@ def choose_alpha_by_words(X, y, *, grid=ALPHA_GRID):
 
 
 @one_blas_thread
-def alpha_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled):
+def alpha_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled,
+                selection=LABELED_SELECTION):
     """HybridNB, EM-λ and NB on one evaluation set with α chosen by each leave-one-out
     likelihood: of the labels (:func:`.hybrid.labels_loo_alpha`, the paper-scale file's) and of
     the words (:func:`.hybrid.hybrid_alpha`, the lecture's tables'); EM-λ with each α, its λ by
@@ -202,7 +208,8 @@ def alpha_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabel
                              n_unlabeled=n_unlabeled)
     X_train, y_train = X[split.train], split.semi_supervised_targets(y)
     X_test, y_test = X[split.test], y[split.test]
-    alphas = (labels_loo_alpha(X_train, y_train).value, hybrid_alpha(X_train, y_train).value)
+    words = (choose_alpha_by_words if selection == PAPER_SCALE_SELECTION else hybrid_alpha)
+    alphas = (labels_loo_alpha(X_train, y_train).value, words(X_train, y_train).value)
     hybrid, em, em_weights, nb, weights = [], [], [], [], []
     for alpha in alphas:
         model = HybridNB(alpha=alpha).fit(X_train, y_train)
@@ -236,10 +243,14 @@ class AlphaStudy:
     hybrid_weights: np.ndarray  # (n_sizes, n_seeds, 2, 2)
 
 
-def alpha_study(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progress=True):
-    """:func:`alpha_point` at every size and seed of one corpus (cached jobs)."""
+def alpha_study(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progress=True,
+                selection=LABELED_SELECTION):
+    """:func:`alpha_point` at every size and seed of one corpus (cached jobs); ``selection``
+    names how the words' α is chosen (:func:`alpha_point`)."""
     sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
-    jobs = [{"n_labeled": int(s), "seed": int(seed)} for s in sizes for seed in seeds]
+    check_choice("selection", selection, SELECTIONS)
+    jobs = [{"n_labeled": int(s), "seed": int(seed), "selection": selection}
+            for s in sizes for seed in seeds]
     results = _corpus_jobs(alpha_point, jobs, corpus, kind="hybrid-alpha-em",
                            description=f"α criteria ({corpus.name})", use_cache=use_cache,
                            n_jobs=n_jobs, progress=progress)
@@ -279,14 +290,14 @@ def test_perplexity(X_train, y_train, X_test, y_test, alpha, *, n_classes):
 
 
 def perplexity_point(X, y, n_train, seed, *, test_rows=None, n_test=None, n_unlabeled,
-                     giant_share=0.01):
+                     giant_share=0.01, selection=LABELED_SELECTION):
     """Test perplexity of NB trained on ``n_train`` labeled documents (α by
     :func:`.hybrid.hybrid_alpha`, as the tables' NB), on every test document and without
     the longest ``giant_share`` of them."""
     split = evaluation_split(y, n_train, seed, test_rows=test_rows, n_test=n_test,
                              n_unlabeled=n_unlabeled)
     X_lab, y_lab = X[split.labeled], y[split.labeled]
-    alpha = hybrid_alpha(X_lab, y_lab).value
+    alpha = nb_alpha(X_lab, y_lab, selection).value
     X_test, y_test = X[split.test], y[split.test]
     lengths = np.asarray(X_test.sum(axis=1)).ravel()
     n_giant = int(np.ceil(giant_share * len(lengths)))
@@ -314,10 +325,14 @@ class PerplexityCurve:
         return self.perplexity.mean(axis=1) / self.n_words
 
 
-def perplexity_curve(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progress=True):
-    """Figure 2 for one corpus: NB test perplexity against the number of training documents."""
+def perplexity_curve(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progress=True,
+                     selection=LABELED_SELECTION):
+    """Figure 2 for one corpus: NB test perplexity against the number of training documents
+    (NB's α as the tables' under ``selection``)."""
     sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
-    jobs = [{"n_train": int(s), "seed": int(seed)} for s in sizes for seed in seeds]
+    check_choice("selection", selection, SELECTIONS)
+    jobs = [{"n_train": int(s), "seed": int(seed), "selection": selection}
+            for s in sizes for seed in seeds]
     results = _corpus_jobs(perplexity_point, jobs, corpus, kind="hybrid-perplexity",
                            description=f"Figure 2 ({corpus.name})", use_cache=use_cache,
                            n_jobs=n_jobs, progress=progress)
