@@ -18,6 +18,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from helpers import PATIENCE_S
 
 REPO = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
@@ -66,14 +67,14 @@ def test_an_installed_wheel_reads_the_stored_results_from_inside_the_package(tmp
     _copy_checkout(source)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
     subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(wheels),
-                    str(source)], check=True, capture_output=True, timeout=600)
+                    str(source)], check=True, capture_output=True, timeout=PATIENCE_S)
     [wheel] = wheels.glob("sslviz-*.whl")
     subprocess.run([*pip, "install", "--no-deps", "--no-index", "-q", "--target", str(site),
-                    str(wheel)], check=True, capture_output=True, timeout=600)
+                    str(wheel)], check=True, capture_output=True, timeout=PATIENCE_S)
     env = {k: v for k, v in os.environ.items() if k not in ("SSLVIZ_STORE", "PYTHONPATH")}
     env["PYTHONPATH"] = str(site)
     done = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path / "cache")], cwd=elsewhere,
-                          env=env, capture_output=True, text=True, timeout=600)
+                          env=env, capture_output=True, text=True, timeout=PATIENCE_S)
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     installed = site / "sslviz"

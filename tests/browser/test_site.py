@@ -212,8 +212,8 @@ def test_a_hostile_notebook_runs_no_script_in_the_browser(browser, tmp_path):
         page.wait_for_timeout(300)  # an image's onerror fires once its load has failed
         marker = "() => window.PWNED === undefined ? null : String(window.PWNED)"
         assert page.evaluate(marker) is None
-        page.locator("a", has_text="click me").click(timeout=5000)
-        page.locator("#js-link").click(timeout=5000)
+        page.locator("a", has_text="click me").click(timeout=PATIENCE_S * 1000)
+        page.locator("#js-link").click(timeout=PATIENCE_S * 1000)
         page.wait_for_timeout(300)
         assert page.evaluate(marker) is None
         text = page.locator("main").inner_text()
