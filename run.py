@@ -340,11 +340,20 @@ def worker_args(cpu_count=None):
     return ["-n", str(workers), "--dist", "loadgroup"] if workers > 1 else []
 
 
+def names_a_test_path(arg):
+    """Whether an extra argument names tests by path (``tests/test_em.py``, ``notebooks/``,
+    ``tests/test_em.py::test_x``), not an option or an option's value such as ``-k em``."""
+    return not arg.startswith("-") and ("/" in arg or arg.endswith((".py", ".ipynb")))
+
+
 def pytest_command(python, extra, root=ROOT, cpu_count=None):
-    """The single pytest run: unit tests and, if the folder exists, the notebooks (nbval)."""
+    """The single pytest run: unit tests and, if the folder exists, the notebooks (nbval); only
+    the paths the user named, if the extra arguments name any."""
     paths = ["tests"]
     if (Path(root) / "notebooks").is_dir():
         paths.append("notebooks")
+    if any(names_a_test_path(arg) for arg in extra):
+        paths = []
     return [str(python), "-m", "pytest", *paths, *PYTEST_ARGS, *worker_args(cpu_count), *extra]
 
 

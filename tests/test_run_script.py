@@ -280,6 +280,17 @@ def test_one_pytest_worker_per_core_up_to_four(run_script, cores, expected):
     assert cmd[-1 - len(expected):-1] == expected
 
 
+@pytest.mark.parametrize("extra, defaults", [
+    (["-k", "em", "-x"], True), (["-m", "not slow"], True), (["-k", "tests"], True),
+    (["tests/test_tuning.py", "-x"], False), (["notebooks/04_em_naive_bayes.ipynb"], False),
+    (["tests/test_em.py::test_fit", "-n", "0"], False),
+])
+def test_named_test_paths_replace_the_default_folders(run_script, extra, defaults):
+    cmd = run_script.pytest_command("py", extra, cpu_count=1)
+    assert ("tests" in cmd[3:5]) is defaults  # the default folders come right after "-m pytest"
+    assert cmd[-len(extra):] == extra
+
+
 def test_test_command_without_a_notebooks_folder_runs_the_unit_tests(run_script, recorded):
     root, calls, _ = recorded
     assert run_script.command_test(run_script.Args("test", []), root) == 0
