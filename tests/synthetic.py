@@ -95,3 +95,12 @@ def hidden_word_corpus(seed=0, sizes=(2, 4, 8), split_seed=0):
                           + [f"s{i}" for i in range(shared)] + ["hidden_a", "hidden_b"])
     return CountCorpus(sp.csr_matrix(counts), y, ["alpha", "beta"], vocabulary,
                        np.array([f"doc{i}" for i in range(n_docs)]))
+
+
+def criterion_study_corpus():
+    """A small topic corpus as an α-criterion study's ``Corpus`` (rows 200-299 the test set;
+    1 and 3 labeled documents per class)."""
+    from sslviz.experiments.model_selection import Corpus
+
+    X, y, _ = topic_corpus(300, 40, 0, seed=1, topic_rate=0.7, background=0.4)
+    return Corpus("toy", X, y, np.arange(200, 300), (1, 3))

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from synthetic import topic_corpus
+from synthetic import criterion_study_corpus
 
 from sslviz.em import SemiSupervisedNB
 from sslviz.experiments.model_selection import (
     CRITERIA,
     EVALUATION_GRID,
-    Corpus,
     alpha_study,
     format_table,
     summary_rows,
@@ -23,8 +22,7 @@ SEEDS = (0, 1, 2)
 
 @pytest.fixture(scope="module")
 def toy():
-    X, y, _ = topic_corpus(300, 40, 0, seed=1, topic_rate=0.7, background=0.4)
-    return Corpus("toy", X, y, np.arange(200, 300), (1, 3))
+    return criterion_study_corpus()
 
 
 @pytest.fixture(scope="module")

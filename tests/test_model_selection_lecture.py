@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from explorer_checks import assert_exports
-from synthetic import topic_corpus
+from synthetic import criterion_study_corpus
 
-from sslviz.experiments.model_selection import CRITERIA, Corpus, alpha_study
+from sslviz.experiments.model_selection import CRITERIA, alpha_study
 from sslviz.experiments.model_selection_views import (
     ALPHA_BOUNDS,
     choices_view,
@@ -24,8 +24,7 @@ SEEDS = (0, 1, 2)
 
 @pytest.fixture(scope="module")
 def toy():
-    X, y, _ = topic_corpus(300, 40, 0, seed=1, topic_rate=0.7, background=0.4)
-    return Corpus("toy", X, y, np.arange(200, 300), (1, 3))
+    return criterion_study_corpus()
 
 
 @pytest.fixture(scope="module")
