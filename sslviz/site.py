@@ -28,7 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from sslviz import cli
+from sslviz import cli, site_pages
 from sslviz.hosted import REPOSITORY
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,6 +81,22 @@ def static_view(nb):
             if WIDGET_VIEW in data and len(data) > 1:
                 del data[WIDGET_VIEW]
     return nb
+
+
+REPR = re.compile(r"^<.*>$", re.DOTALL)
+"""The text form of an object with no description (``<Figure size 700x420 with 1 Axes>``)."""
+
+
+def figure_description(output):
+    """A picture's alt text: its ``alt`` metadata (the project's figure descriptions, see
+    :mod:`sslviz.widgets.static`), else its text form unless that is only an object's repr;
+    ``""`` when the figure has no description."""
+    alt = output.get("metadata", {}).get("image/png", {}).get("alt")
+    if not alt:
+        alt = output.get("data", {}).get("text/plain", "")
+        alt = "".join(alt) if isinstance(alt, list) else alt
+    alt = " ".join(str(alt).split())
+    return "" if REPR.match(alt) else alt
 
 
 def mathjax_folder():
@@ -154,16 +170,19 @@ def contents_page(entries, binder=None):
     """HTML of the contents page: the lectures in teaching order, each linked to its page."""
     items = "\n".join(f'  <li><a href="{html.escape(e["href"])}">{html.escape(e["title"])}</a></li>'
                       for e in entries)
+    extra = (f'<p><a href="{site_pages.GLOSSARY}">Glossary</a> · '
+             f'<a href="{site_pages.BIBLIOGRAPHY}">Bibliography</a></p>\n')
     badge = ""
     if binder:
         url = f"https://mybinder.org/v2/gh/{html.escape(binder)}/HEAD?urlpath=lab/tree/notebooks"
         badge = (f'<p><a class="sslviz-launch" href="{url}">Launch the notebooks on Binder</a> '
                  "(runs them in your browser; needs internet)</p>\n")
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            "<title>sslviz lectures</title>\n</head>\n<body style=\"font-family: sans-serif; "
+            "<title>sslviz lectures</title>\n<style>\n" + site_pages.colours_css(TEMPLATES)
+            + "\n</style>\n</head>\n<body style=\"font-family: sans-serif; "
             "max-width: 50em; margin: 2em auto;\">\n<h1>Semi-supervised text classification: "
             "the lectures</h1>\n" + badge + '<ol class="sslviz-contents">\n' + items
-            + "\n</ol>\n" + LICENCE_NOTE + "\n</body>\n</html>\n")
+            + "\n</ol>\n" + extra + LICENCE_NOTE + "\n</body>\n</html>\n")
 
 
 def render(paths, out, binder=None):
@@ -176,16 +195,30 @@ def render(paths, out, binder=None):
     mathjax = mathjax_folder()
     shutil.copytree(mathjax / MATHJAX_FONTS, out / "mathjax" / MATHJAX_FONTS)
     shutil.copy2(mathjax / MATHJAX_SCRIPT, out / "mathjax" / MATHJAX_SCRIPT)
+    colours, cited_by = site_pages.colours_css(TEMPLATES), {}
     for i, nb in enumerate(notebooks):
         nav = {"root": "", "prev": entries[i - 1] if i else None,
                "next": entries[i + 1] if i + 1 < len(entries) else None,
-               "licence": LICENCE_NOTE}
+               "licence": LICENCE_NOTE, "colours": colours, "describe": figure_description,
+               "glossary": site_pages.GLOSSARY, "bibliography": site_pages.BIBLIOGRAPHY}
         resources = {"metadata": {"name": entries[i]["title"]}, "sslviz": nav}
         body, _ = exporter.from_notebook_node(static_view(nb), resources=resources)
+        body, keys = site_pages.link_page(body)
+        for key in keys:
+            cited_by.setdefault(key, []).append(i + 1)
         (out / entries[i]["href"]).write_text(body, encoding="utf-8")
+    write_reference_pages(out, entries, cited_by, colours)
     (out / "index.html").write_text(contents_page(entries, binder), encoding="utf-8")
     (out / "lectures.json").write_text(json.dumps(entries, indent=1), encoding="utf-8")
     return entries
+
+
+def write_reference_pages(out, entries, cited_by, colours):
+    """The glossary and the bibliography (``cited_by``: source key -> lecture numbers)."""
+    (out / site_pages.GLOSSARY).write_text(site_pages.glossary_page(entries, colours),
+                                           encoding="utf-8")
+    (out / site_pages.BIBLIOGRAPHY).write_text(
+        site_pages.bibliography_page(entries, cited_by, colours), encoding="utf-8")
 
 
 def build(out=ROOT / "build" / "site", notebooks=None, binder=None):

@@ -32,6 +32,7 @@ from functools import lru_cache, partial
 
 import ipywidgets as widgets
 import matplotlib as mpl
+import traitlets
 from ipywidgets.widgets.widget_description import DescriptionWidget
 from matplotlib.figure import Figure
 
@@ -118,7 +119,7 @@ class Explorer(widgets.VBox):
         self.projector = projector_style_enabled()
         self._update = update
         self._dpi = dpi
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        self.image = DescribedImage(format="png", layout=widgets.Layout(max_width="100%"))
         self.caption = widgets.Label()
         self.error = widgets.HTML()
         self.last_error = None
@@ -202,6 +203,7 @@ class Explorer(widgets.VBox):
         self._figure_values = dict(values)
         previous, self._shown_values = self._shown_values, values
         self.caption.value = self.describe()
+        self.image.tooltip = self.alt_text()  # its accessible name: what the figure shows
         self.redraw_seconds = time.perf_counter() - start
         self._ahead += 1
         self._draw_ahead(self._ahead, previous)
@@ -367,6 +369,18 @@ def _short(value):
     if isinstance(value, str):
         return value
     return format_value(value) if isinstance(value, (int, float)) else str(value)
+
+
+class DescribedImage(widgets.Image):
+    """An ``Image`` whose ``tooltip`` (the explorer's alt text) becomes the ``title`` of the
+    ``<img>``, its accessible name: a screen reader reads it, as it reads an ``alt``.
+
+    ipywidgets' front end sets the title only on a widget whose ``description`` is empty, and an
+    ``Image`` has no ``description`` at all (its view then fails to read one): this gives it an
+    empty one.
+    """
+
+    description = traitlets.Unicode("").tag(sync=True)
 
 
 def _main_control(controls, main):
