@@ -61,7 +61,7 @@ TERMS = (
          "An iterative method for fitting a model with hidden quantities: the E-step fills them "
          "in with their probabilities under the current model, the M-step refits the model to "
          "the filled-in data. With naive Bayes, the hidden quantities are the unlabeled "
-         "documents' classes.", 4, r"\bEM\b"),
+         "documents' classes.", 4, r"(?-i:\bEM\b)"),
     Term("smoothing", "smoothing (α)",
          "A pseudo-count added to every word count so that a word unseen in a class does not get "
          "probability zero; α = 1 is Laplace smoothing.", 4, r"smoothing"),
@@ -81,7 +81,7 @@ TERMS = (
     Term("cem", "classification EM (CEM)",
          "A variant of EM that, between the E- and M-steps, gives each unlabeled example its "
          "single most probable class (a hard assignment) instead of a probability for each.", 7,
-         r"\bCEM\b"),
+         r"(?-i:\bCEM\b)"),
     Term("kernel-expansion", "kernel expansion",
          "A classifier written as a sum of kernel bumps centred on the examples, labeled and "
          "unlabeled; in Szummer and Jaakkola's version each bump carries its own label "

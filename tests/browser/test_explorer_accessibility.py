@@ -21,11 +21,13 @@ pytestmark = [pytest.mark.browser]
 NAME = "zz_explorer_accessibility.ipynb"
 SOURCE = ("from sslviz.widgets.what_is_ssl import stepper_explorer\n"
           "stepper_explorer(n_labeled=2, seed=0, step=1, n_train=60, n_test=60, resolution=40)")
+KERNEL = {"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)",
+                         "language": "python"}}  # else JupyterLab asks which kernel to start
 NAME_RULES = ["image-alt", "role-img-alt", "aria-input-field-name", "button-name", "label"]
 
 
 def test_the_live_explorer_picture_is_named_and_its_slider_takes_keys(page, lab):
-    nbformat.write(new_notebook(cells=[new_code_cell(SOURCE)]), lab.root / NAME)
+    nbformat.write(new_notebook(cells=[new_code_cell(SOURCE)], metadata=KERNEL), lab.root / NAME)
     page.goto(lab.page(f"lab/workspaces/accessibility/tree/{NAME}", "reset"))
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=PATIENCE_S * 1000)
     state = run_all_cells(page)
