@@ -4,8 +4,9 @@ The site (:mod:`sslviz.site_pages`) builds ``bibliography.html`` from :data:`SOU
 first citation of each source on every lecture page to its entry. Authors, titles and venues are
 written as a course paper's text gives them (the paper itself, or the reference list of one of
 the papers the lectures reproduce: Fujino, Ueda & Saito; Takamura & Okumura; Szummer & Jaakkola;
-Amini & Gallinari; Wiegand's lecture); ``venue`` is empty where none of those texts names one, and
-then the title is the one the lecture gives. ``pattern`` finds a citation in a lecture's prose.
+Amini & Gallinari; Wiegand's lecture); where none of those texts names a work, the authors (as
+surnames) and the title are the lecture's, and ``venue`` is empty. ``pattern`` finds a citation
+in a lecture's prose.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ SOURCES = (
            "Maximum likelihood from incomplete data via the EM algorithm",
            "Journal of the Royal Statistical Society, Series B, 39(1):1–38",
            _cite("Dempster", 1977)),
-    Source("dudoit2002", "S. Dudoit, J. Fridlyand and T. P. Speed", 2002, "", "",
+    Source("dudoit2002", "Dudoit, Fridlyand and Speed", 2002, "", "",
            _cite("Dudoit", 2002)),
     Source("fujino2005", "A. Fujino, N. Ueda and K. Saito", 2005, "A hybrid generative/"
            "discriminative approach to semi-supervised classifier design",
@@ -73,16 +74,16 @@ SOURCES = (
            "11, pages 487–493", _cite("Jaakkola", 1998)),
     Source("joachims1999", "T. Joachims", 1999, "Transductive inference for text classification "
            "using support vector machines", "Proceedings of 16th International Conference on "
-           "Machine Learning (ICML '99), pages 200–209", r"\(Joachims;"),
+           "Machine Learning (ICML '99), pages 200–209", r"(?<=\()Joachims(?=;)"),
     Source("joachims2003", "T. Joachims", 2003, "Transductive learning via spectral graph "
            "partitioning", "Proceedings of ICML 2003", _cite("Joachims", 2003)),
     Source("kupiec1995", "J. Kupiec, J. Pedersen and F. Chen", 1995, "A trainable document "
            "summarizer", "Proceedings of the 18th ACM SIGIR, 68–73", _cite("Kupiec", 1995)),
-    Source("leacock1993", "C. Leacock, G. Towell and E. Voorhees", 1993, "", "",
+    Source("leacock1993", "Leacock, Towell and Voorhees", 1993, "", "",
            _cite("Leacock", 1993)),
-    Source("manning2008", "C. D. Manning, P. Raghavan and H. Schütze", 2008,
+    Source("manning2008", "Manning, Raghavan and Schütze", 2008,
            "Introduction to Information Retrieval", "", _cite("Manning", 2008)),
-    Source("mackay1995", "D. J. C. MacKay and L. Peto", 1995, "", "", _cite("MacKay", 1995)),
+    Source("mackay1995", "MacKay and Peto", 1995, "", "", _cite("MacKay", 1995)),
     Source("ng2002", "A. Y. Ng and M. I. Jordan", 2002, "On discriminative vs. generative "
            "classifiers: a comparison of logistic regression and naive Bayes",
            "Advances in Neural Information Processing Systems 14 (pp. 841–848), MIT Press",
@@ -101,13 +102,13 @@ SOURCES = (
     Source("ueda1998", "N. Ueda and R. Nakano", 1998, "Deterministic annealing EM algorithm",
            "Neural Networks, 11(2):271–282", _cite("Ueda", 1998)),
     Source("wiegand2009", "M. Wiegand", 2009, "An Introduction to Semi-Supervised Learning",
-           "lecture slides, Foundations of Language Science and Technology, November 27th, 2009",
+           "Lecture slides, Foundations of Language Science and Technology, November 27th, 2009",
            r"\bWiegand(?:'s)?"),
-    Source("yang1997", "Y. Yang and J. Pedersen", 1997, "A comparative study on feature "
+    Source("yang1997", "Yang and Pedersen", 1997, "A comparative study on feature "
            "selection in text categorization", "", _cite("Yang", 1997)),
     Source("yarowsky1995", "D. Yarowsky", 1995, "Unsupervised word sense disambiguation rivaling "
            "supervised methods", "", _cite("Yarowsky", 1995)),
-    Source("zhou2004", "D. Zhou, O. Bousquet, T. Lal, J. Weston and B. Schölkopf", 2004,
+    Source("zhou2004", "Zhou, Bousquet, Lal, Weston and Schölkopf", 2004,
            "Learning with local and global consistency", "", _cite("Zhou", 2004)),
     Source("zhu2002", "X. Zhu and Z. Ghahramani", 2002, "", "", _cite("Zhu", 2002)),
     Source("zhu2003", "X. Zhu, Z. Ghahramani and J. Lafferty", 2003, "Semi-supervised learning "

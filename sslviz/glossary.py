@@ -82,14 +82,15 @@ TERMS = (
          "A variant of EM that, between the E- and M-steps, gives each unlabeled example its "
          "single most probable class (a hard assignment) instead of a probability for each.", 7,
          r"(?-i:\bCEM\b)"),
-    Term("kernel-expansion", "kernel expansion",
-         "A classifier written as a sum of kernel bumps centred on the examples, labeled and "
-         "unlabeled; in Szummer and Jaakkola's version each bump carries its own label "
-         "distribution, fitted to the labeled examples.", 8, r"kernel expansions?"),
+    Term("kernel-expansion", "kernel expansion (membership probabilities)",
+         "A classifier written as a sum over kernel bumps centred on all examples, labeled and "
+         "unlabeled: the bumps give each input its membership probabilities P(i | x), and in "
+         "Szummer and Jaakkola's version each bump carries its own label distribution, fitted to "
+         "the labeled examples.", 8, r"kernel expansions?|membership probabilities"),
     Term("generative-discriminative", "generative and discriminative classifiers",
          "A generative classifier models how inputs of each class arise, P(x | class); a "
          "discriminative one models P(class | x) directly.", 9,
-         r"generative/discriminative|discriminative classifiers?"),
+         r"generative models?|discriminative classifiers?"),
     Term("entropy-regularisation", "entropy regularisation",
          "A penalty on the uncertainty of a discriminative model's predictions on the unlabeled "
          "examples, which pushes its boundary away from them.", 9,

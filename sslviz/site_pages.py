@@ -26,11 +26,16 @@ SKIPPED = frozenset({"a", "code", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "su
 MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL)
 
 
+def _compiled(pattern, flags=0):
+    """``pattern`` with each space matching any run of white space (prose wraps lines)."""
+    return re.compile(pattern.replace(" ", r"\s+"), flags)
+
+
 def targets():
     """(kind, key, compiled pattern, href) of every glossary term and cited source."""
-    terms = [("term", t.key, re.compile(t.pattern, re.IGNORECASE), f"{GLOSSARY}#{t.key}")
+    terms = [("term", t.key, _compiled(t.pattern, re.IGNORECASE), f"{GLOSSARY}#{t.key}")
              for t in TERMS]
-    sources = [("cite", s.key, re.compile(s.pattern), f"{BIBLIOGRAPHY}#{s.key}")
+    sources = [("cite", s.key, _compiled(s.pattern), f"{BIBLIOGRAPHY}#{s.key}")
                for s in SOURCES]
     return terms + sources
 
@@ -120,12 +125,13 @@ def bibliography_page(entries, cited_by, colours):
     lecture numbers)."""
     items = []
     for source in SOURCES:
-        year = f" ({source.year})" if source.year else ""
+        head = html.escape(source.authors) + (f" ({source.year})" if source.year else "")
+        head += "" if head.endswith(".") else "."
         title = (f" <cite>{html.escape(source.title)}</cite>." if source.title
                  else " (title not given in the lectures or the course's papers).")
         venue = f" {html.escape(source.venue)}." if source.venue else ""
         cited = _lecture_links(source.key, cited_by, entries)
-        items.append(f'<li id="{source.key}">{html.escape(source.authors)}{year}.{title}{venue}'
+        items.append(f'<li id="{source.key}">{head}{title}{venue}'
                      + (f" Cited in {cited}." if cited else "") + "</li>")
     body = ("<p>The works the lectures cite, with the lectures that cite them. Venues are given "
             "as the papers the course reproduces print them in their reference lists; where none "

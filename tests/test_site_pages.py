@@ -43,7 +43,8 @@ def test_link_page_links_the_first_use_of_each_term_in_the_prose_only():
     ("Nigam, McCallum, Thrun & Mitchell (2000)", "nigam2000"),
     ("(Blum & Mitchell, 1998)", "blum1998"), ("Zhou et al. 2004", "zhou2004"),
     ("Chapelle, Schölkopf & Zien (eds., 2006)", "chapelle2006"),
-    ("Zhu, Ghahramani & Lafferty (2003)", "zhu2003"), ("Zhu & Ghahramani 2002", "zhu2002")])
+    ("Zhu, Ghahramani &\n  Lafferty (2003)", "zhu2003"), ("Zhu & Ghahramani 2002", "zhu2002"),
+    ("Kupiec, Pedersen & Chen\n(1995)", "kupiec1995")])
 def test_citations_are_found_in_the_forms_the_lectures_use(text, key):
     _, keys = site_pages.link_page(prose(f"<p>{text}</p>"))
     assert keys == [key]
