@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from helpers import PATIENCE_S
 
 ROOT = Path(__file__).resolve().parents[2]
 VERSION = "4.14.1"
@@ -48,7 +49,7 @@ def _fetch(script):
                     "from the npm registry; install Node.js and npm)")
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run([npm, "pack", f"axe-core@{VERSION}", "--pack-destination", tmp],
-                              capture_output=True, text=True, timeout=300, cwd=tmp)
+                              capture_output=True, text=True, timeout=PATIENCE_S, cwd=tmp)
         packed = sorted(Path(tmp).glob("axe-core-*.tgz"))
         if done.returncode or not packed:
             pytest.skip(f"accessibility tests skipped: `npm pack axe-core@{VERSION}` failed "
