@@ -1,0 +1,97 @@
+"""The replication report (sslviz.experiments.report): its verdict rules on hand-made inputs, its
+refusal to compute, and the committed page against the stored results."""
+
+from __future__ import annotations
+
+import pytest
+
+from sslviz.experiments import components_views, report
+from sslviz.experiments.report import (
+    NOT,
+    NOT_TRIED,
+    PARTLY,
+    REPRODUCED,
+    NotStored,
+    Ours,
+    Section,
+    order_row,
+    order_verdict,
+    render,
+    stored_only,
+    summary_selections,
+    value_row,
+    value_verdict,
+)
+
+
+def test_a_paper_value_within_the_larger_spread_is_reproduced():
+    ours = Ours((79.0, 80.0, 81.0))  # mean 80, sd 0.816
+    assert value_verdict(81.9, 2.0, ours)[0] == REPRODUCED  # 1.9 <= 2.0 (the paper's sd)
+    assert value_verdict(83.5, 2.0, ours)[0] == PARTLY  # 3.5 <= 2 x 2.0
+    assert value_verdict(84.5, 2.0, ours)[0] == NOT  # 4.5 > 4.0
+    assert value_verdict(80.8, None, ours)[0] == REPRODUCED  # our sd 0.816 is the spread
+    assert value_verdict(81.0, None, ours)[0] == PARTLY  # 1.0 > 0.816, <= 1.63
+    assert value_verdict(81.0, None, ours)[1] == "1.0 points from the paper, within 2 × 0.8"
+
+
+def test_an_ordering_is_judged_by_the_share_of_sets_it_holds_on():
+    assert order_verdict(Ours((1.0, 2.0, 0.5, 3.0, -1.0))) == (REPRODUCED,
+                                                                 "holds on 80% of 5 sets")
+    assert order_verdict(Ours((1.0, 2.0, 0.5, -3.0, -1.0)))[0] == PARTLY  # 60 %
+    assert order_verdict(Ours((1.0, -2.0, -0.5, -3.0, -1.0)))[0] == NOT  # 20 %
+    assert order_verdict(Ours((0.0, 0.0, 0.0)))[0] == NOT  # a tie is not "above"
+
+
+def test_fewer_than_three_sets_are_at_most_partly_and_no_set_is_not_tried():
+    assert order_verdict(Ours((1.0, 2.0))) == (PARTLY, "holds on 100% of 2 sets; only 2 sets")
+    assert value_verdict(80.0, 5.0, Ours((80.0,)))[0] == PARTLY
+    assert value_verdict(80.0, 5.0, Ours(()))[0] == NOT_TRIED
+    assert order_verdict(None)[0] == NOT_TRIED
+
+
+def test_rows_print_our_mean_spread_and_sets():
+    row = value_row("x", 50.0, 1.5, [49.0, 51.0, float("nan")], where="Table 1", setting="s",
+                    section="09")
+    assert (row.paper, row.ours, row.verdict) == ("50.0 ± 1.5", "50.0 ± 1.0 (n = 2)", PARTLY)
+    row = order_row("a above b", "3 vs 2", None, where="Table 1", setting="s", section="06",
+                    reason="no summary: run X")
+    assert (row.ours, row.verdict, row.reason) == ("—", NOT_TRIED, "no summary: run X")
+
+
+def test_render_escapes_table_cells_and_states_the_rules():
+    row = value_row("|Dl| = 8", 50.0, None, [50.0, 50.0, 50.0], where="w", setting="s",
+                    section="l")
+    text = render([Section("Title", "Citation.", "Note.", (row,))])
+    assert "| \\|Dl\\| = 8 | 50.0 | w | 50.0 ± 0.0 (n = 3) | **reproduced** |" in text
+    assert report.RULES in text and "## Title" in text
+
+
+def test_a_summary_with_several_selections_lists_each_under_its_name():
+    one = {"corpora": {"webkb": {}}}
+    assert summary_selections(one, "default") == [("default", {"webkb": {}})]
+    several = {"selections": {"a": {"corpora": {"x": 1}}, "b": {"corpora": {"y": 2}}}}
+    assert summary_selections(several, "default") == [("a", {"x": 1}), ("b", {"y": 2})]
+
+
+def test_stored_only_refuses_a_missing_entry_naming_the_lecture_and_command(result_cache):
+    calls = []
+
+    def never(**job):  # noqa: ARG001 - the job would be computed here
+        calls.append(job)
+        return {}
+
+    with stored_only(components_views, lecture="10", command="make it"), \
+            pytest.raises(NotStored, match=r"lecture 10: 1 of 1 results of kind 'nothing' are "
+                          r"not in .* \(the report computes nothing\): run `make it`"):
+        components_views.run_jobs(components_views.cotraining_run, [{"seed": 99}],
+                                  kind="nothing", key=lambda job: {"absent": True, **job})
+    assert calls == []
+    assert components_views.run_jobs is not None and "read" not in repr(
+        components_views.run_jobs)  # restored after the block
+
+
+def test_the_committed_report_is_what_the_stored_results_give(real_data_dir):
+    """Regenerated from the store (nothing computed) it equals ``docs/replication.md``; when it
+    fails, run ``python -m sslviz.experiments report`` and commit the page."""
+    committed = report.REPORT_FILE.read_text(encoding="utf-8")
+    assert report.report_text() == committed
