@@ -95,3 +95,16 @@ def test_the_committed_report_is_what_the_stored_results_give(real_data_dir):
     fails, run ``python -m sslviz.experiments report`` and commit the page."""
     committed = report.REPORT_FILE.read_text(encoding="utf-8")
     assert report.report_text() == committed
+
+
+def test_the_site_page_renders_the_report_and_runs_no_script():
+    from sslviz import site
+
+    page = site.report_page("# What reproduced\n\n| a | b |\n|---|---|\n| 1 | <script>x()"
+                            "</script> |\n")
+    assert "<td>1</td>" in page and '<a rel="contents" href="index.html">Contents</a>' in page
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    contents = site.contents_page([{"href": "01.html", "title": "One"}], report=site.REPORT_PAGE)
+    assert '<a href="replication.html">What reproduced</a>' in contents
+    assert '<a href="replication.html">' not in site.contents_page([{"href": "01.html",
+                                                                      "title": "One"}])
