@@ -94,7 +94,7 @@ def test_the_committed_report_is_what_the_stored_results_give(real_data_dir):
     """Regenerated from the store (nothing computed) it equals ``docs/replication.md``; when it
     fails, run ``python -m sslviz.experiments report`` and commit the page."""
     committed = report.REPORT_FILE.read_text(encoding="utf-8")
-    assert report.report_text() == committed
+    assert report.report_text(partial=True) == committed
 
 
 def test_the_site_page_renders_the_report_and_runs_no_script():
@@ -108,3 +108,43 @@ def test_the_site_page_renders_the_report_and_runs_no_script():
     assert '<a href="replication.html">What reproduced</a>' in contents
     assert '<a href="replication.html">' not in site.contents_page([{"href": "01.html",
                                                                       "title": "One"}])
+
+
+def test_szummer_rows_read_the_orderings_off_hand_made_curves():
+    import numpy as np
+
+    from sslviz.experiments import report_sources
+    from sslviz.experiments.kernel_expansion import Curves
+
+    splice = Curves(np.array([4]), np.arange(4), {  # errors in [0, 1], (sizes, seeds)
+        "em_error": np.array([[0.2, 0.2, 0.2, 0.2]]), "med_error": np.array([[0.1, 0.1, 0.3, 0.1]]),
+        "svm_error": np.array([[0.4, 0.4, 0.4, 0.1]])})
+    leukemia = Curves(np.array([25]), np.arange(3), {
+        "em_error": np.array([[1, 1, 2]]) / 34, "med_error": np.array([[2, 2, 2]]) / 34})
+    rows = {row.claim: row for row in report_sources.szummer_rows(splice, leukemia)}
+    med = rows["splice, 4 labels: MED's error below EM's"]
+    assert (med.verdict, med.reason) == (PARTLY, "holds on 75% of 4 sets")
+    assert rows["splice, 4 labels: EM's error below the SVM's (labeled points only)"].verdict \
+        == PARTLY
+    assert rows["leukemia, 25 labels: EM's errors below MED's"].reason == "holds on 67% of 3 sets"
+    level = rows["leukemia, 25 labels: EM's errors among 34 (the paper's level: about one)"]
+    assert (level.ours, level.verdict) == ("1.3 ± 0.5 (n = 3)", REPRODUCED)
+
+
+def test_a_source_missing_from_the_store_stops_the_report_or_is_marked(monkeypatch):
+    from sslviz.experiments import report_sources
+
+    def missing():
+        raise NotStored("lecture 08: 3 of 3 results ... run `store 08`")
+
+    for name in ("wiegand", "takamura", "amini", "fujino"):
+        monkeypatch.setattr(report_sources, name,
+                            lambda name=name: Section(report_sources.TITLES[name], "c", "n", ()))
+    monkeypatch.setattr(report_sources, "szummer", missing)
+    with pytest.raises(NotStored, match=r"^lecture 08: .* run `store 08` \(`python -m "
+                       r"sslviz.experiments report --partial` writes the page"):
+        report_sources.sections()
+    marked = report_sources.sections(partial=True)[3]
+    assert marked.title == report_sources.TITLES["szummer"] and marked.rows == ()
+    assert marked.note == ("**Not reported: its stored results are missing.** lecture 08: 3 of "
+                           "3 results ... run `store 08`")

@@ -1,20 +1,22 @@
 """The replication report: every source's headline claims beside what the stored results show.
 
-``python -m sslviz.experiments report [--out FILE] [--check]`` writes ``docs/replication.md``
-(also a page of the site, :mod:`sslviz.site`). For each of the five sources in the shared papers
-folder -- Fujino, Ueda & Saito (lecture 09), Takamura & Okumura (06), Amini & Gallinari (07),
-Szummer & Jaakkola (08) and Wiegand's introductory lecture (01-05, 10, 11) -- one row per
-headline claim or table cell: the paper's number and where it stands, ours (mean, spread,
-number of sets), the verdict by the rules of :data:`RULES`, the setting it depends on and the
-lecture section that shows it. A claim a lecture adds beyond its paper is marked *ours*.
+``python -m sslviz.experiments report [--out FILE] [--check] [--partial]`` writes
+``docs/replication.md`` (also a page of the site, :mod:`sslviz.site`). For each of the five
+sources in the shared papers folder -- Fujino, Ueda & Saito (lecture 09), Takamura & Okumura
+(06), Amini & Gallinari (07), Szummer & Jaakkola (08) and Wiegand's introductory lecture (01-05,
+10, 11) -- one row per headline claim or table cell: the paper's number and where it stands,
+ours (mean, spread, number of sets), the verdict by the rules of :data:`RULES`, the setting it
+depends on and the lecture section that shows it. A claim a lecture adds beyond its paper is
+marked *ours*.
 
 Nothing is computed here. The paper numbers are data (the experiment modules' tables, and the
-few in :data:`PAPER_NUMBERS`); ours come from what the project stores: the paper-scale summaries
-(``sslviz/stored_results/*_paper_scale.json``) and the cached entries each lecture reads
-(``sslviz/stored_results/cache``). Those are read through the lectures' own experiment functions
-with :func:`stored_only`, which lets their jobs be read from the project's store and never run:
-an entry that is missing stops the report with the lecture and the command that stores it
-(:class:`NotStored`). Only the corpora are loaded (their vectorized forms are the user's cache).
+few in :data:`.report_sources.PAPER_NUMBERS`); ours come from what the project stores: the
+paper-scale summaries (``sslviz/stored_results/*_paper_scale.json``) and the cached entries each
+lecture reads (``sslviz/stored_results/cache``). Those are read through the lectures' own
+experiment functions with :func:`stored_only`, which lets their jobs be read from the project's
+store and never run: a missing entry stops the report with the lecture and the command that
+stores it (:class:`NotStored`); ``--partial`` writes the page with that source marked as missing
+instead. Only the corpora are loaded (their vectorized forms live in the user's cache).
 """
 
 from __future__ import annotations
@@ -195,8 +197,8 @@ def stored_only(*modules, lecture, command):
         missing = sum(result is None for result in results)
         if missing:
             raise NotStored(f"lecture {lecture}: {missing} of {len(results)} results of kind "
-                            f"{kind!r} are not in {STORE} (the report computes nothing): run "
-                            f"`{command}`, then `{COMMAND}`")
+                            f"{kind!r} are not in sslviz/stored_results/cache (the report "
+                            f"computes nothing): run `{command}`, then `{COMMAND}`")
         return results
 
     with contextlib.ExitStack() as stack:
@@ -257,21 +259,22 @@ def _cell(text):
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def report_sections():
-    """Every source's :class:`Section`, in the order of the lectures."""
+def report_sections(*, partial=False):
+    """Every source's :class:`Section`, in the order of the lectures (see
+    :func:`.report_sources.sections` for ``partial``)."""
     from . import report_sources
 
-    return report_sources.sections()
+    return report_sources.sections(partial=partial)
 
 
-def report_text():
+def report_text(*, partial=False):
     """The Markdown of the report (reads the store; computes nothing)."""
-    return render(report_sections())
+    return render(report_sections(partial=partial))
 
 
 @cli.command
 def main(argv=None):
-    """``python -m sslviz.experiments report [--out FILE] [--check]``."""
+    """``python -m sslviz.experiments report [--out FILE] [--check] [--partial]``."""
     parser = cli.Parser(prog=COMMAND, description="Write the replication report (docs/"
                         "replication.md) from the stored results and the papers' tables; "
                         "nothing is computed.")
@@ -279,12 +282,15 @@ def main(argv=None):
                         "(default: docs/replication.md)")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when the "
                         "file differs from what the stored results give")
+    parser.add_argument("--partial", action="store_true", help="a source whose stored results "
+                        "are missing is marked so on the page, with the command that stores "
+                        "them (by default the report stops and names them)")
     args = parser.parse_args(argv)
     out = Path(args.out)
     if not args.check:
         out.parent.mkdir(parents=True, exist_ok=True)
         cli.check_output_file(out, option="--out")
-    text = report_text()
+    text = report_text(partial=args.partial)
     if args.check:
         same = out.is_file() and out.read_text(encoding="utf-8") == text
         print(f"{out}: " + ("matches the stored results" if same else
