@@ -148,3 +148,16 @@ def test_a_source_missing_from_the_store_stops_the_report_or_is_marked(monkeypat
     assert marked.title == report_sources.TITLES["szummer"] and marked.rows == ()
     assert marked.note == ("**Not reported: its stored results are missing.** lecture 08: 3 of "
                            "3 results ... run `store 08`")
+
+
+def test_the_summary_counts_the_papers_claims_per_verdict():
+    from sslviz.experiments.report import summary_table
+
+    def row(verdict):
+        return report.Row("c", "p", "w", "o", verdict, "r", "s", "l")
+
+    full = Section("A", "c", "n", (row(REPRODUCED), row(NOT), row(REPRODUCED)), (row(NOT),))
+    empty = Section("B", "c", "n", ())
+    lines = summary_table([full, empty])
+    assert lines[2] == "| A | 2 | 0 | 1 | 0 |"  # the claim of ours is not counted
+    assert lines[3] == "| B | not reported: its stored results are missing (below) | | | |"
