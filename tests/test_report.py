@@ -71,6 +71,9 @@ def test_a_summary_with_several_selections_lists_each_under_its_name():
     assert summary_selections(one, "default") == [("default", {"webkb": {}})]
     several = {"selections": {"a": {"corpora": {"x": 1}}, "b": {"corpora": {"y": 2}}}}
     assert summary_selections(several, "default") == [("a", {"x": 1}), ("b", {"y": 2})]
+    listed = {"selections": [{"selection": "a", "corpora": {"x": 1}}, {"corpora": {"y": 2}}]}
+    assert summary_selections(listed, "default") == [("a", {"x": 1}), ("default", {"y": 2})]
+    assert summary_selections({"selection": "s", "corpora": {}}, "default") == [("s", {})]
 
 
 def test_stored_only_refuses_a_missing_entry_naming_the_lecture_and_command(result_cache):

@@ -222,10 +222,14 @@ def read_summary(name):
 
 def summary_selections(summary, default):
     """``[(selection name, {corpus: entry})]`` of a paper-scale summary: one per selection when
-    it holds several (``"selections": {name: {"corpora": ...}}``), else its ``corpora`` under the
-    name it records (``"selection"``) or ``default``."""
-    if "selections" in summary:
-        return [(name, entry["corpora"]) for name, entry in summary["selections"].items()]
+    it holds several (``"selections"``: a dict name -> ``{"corpora": ...}``, or a list of
+    ``{"selection": name, "corpora": ...}``), else its ``corpora`` under the name it records
+    (``"selection"``) or ``default``."""
+    selections = summary.get("selections")
+    if isinstance(selections, dict):
+        return [(name, entry["corpora"]) for name, entry in selections.items()]
+    if isinstance(selections, list):
+        return [(entry.get("selection", default), entry["corpora"]) for entry in selections]
     return [(summary.get("selection", default), summary["corpora"])]
 
 

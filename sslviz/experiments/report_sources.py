@@ -359,6 +359,54 @@ SZUMMER_NOTE = ("The paper prints figures, not tables; its one number in the tex
 
 # -- Wiegand's lecture (01-05, 10, 11)
 
+FEATURE_SETS = {"frequency + SMART stop list": ("frequency", "smart"),  # lecture 05's
+                "frequency, no stop list": ("frequency", None),
+                "mutual information + SMART": ("mutual_info", "smart"),
+                "χ² + SMART": ("chi2", "smart"), "PMI + SMART": ("pmi", "smart")}
+FEATURE_SIZES = (100, 300, 1000, 3000, 10000, 0)  # 0: every word
+
+
+def _feature_rows():
+    """The slides' advice on features for EM (frequent words, a stop list, no correlation-based
+    selection from few labels) on lecture 05's stored WebKB sweep."""
+    from ..text import TextOptions, load_counts
+    from . import feature_selection as lecture
+
+    webkb = load_counts("webkb", TextOptions(min_df=2))
+    test_rows = np.sort(np.random.default_rng(0).choice(len(webkb.y), 1000, replace=False))
+    with stored_only(lecture, lecture="05", command=store_command("05_feature_selection")):
+        sweep = lecture.vocabulary_sweep(
+            webkb.X, webkb.y, webkb.vocabulary, feature_sets=FEATURE_SETS, sizes=FEATURE_SIZES,
+            label_sizes=(1, 5, 50), seeds=(0, 1, 2), test_rows=test_rows, n_unlabeled=2500,
+            alpha="chosen", max_iter=10, progress=False)
+    common = {"setting": "WebKB, 2,500 unlabeled pages, α by the evidence, 3 splits",
+              "section": "05 · 5. Accuracy against vocabulary size (WebKB)"}
+    every, rows = FEATURE_SIZES.index(0), []
+    for n in sweep.label_sizes:
+        _, em_smart = sweep.at("frequency + SMART stop list", n)
+        _, em_plain = sweep.at("frequency, no stop list", n)
+        _, em_pmi = sweep.at("PMI + SMART", n)
+        for size in (1000, 3000):
+            k = FEATURE_SIZES.index(size)
+            rows.append(order_row(
+                f"WebKB, {n}/class: EM on the {size:,} most frequent words (SMART list out) "
+                "above EM on every word (SMART list out)", "above (no number)",
+                (em_smart[k] - em_smart[every]) * 100,
+                where="slides on feature selection: 'only frequent words, e.g. top 2000'",
+                **common))
+        rows.append(order_row(
+            f"WebKB, {n}/class, every word: EM with the SMART stop list above EM without",
+            "may help (no number)", (em_smart[every] - em_plain[every]) * 100,
+            where="slides on feature selection: stop-word removal", **common))
+        k = FEATURE_SIZES.index(1000)
+        rows.append(order_row(
+            f"WebKB, {n}/class, 1,000 words: EM on frequent words above EM on words chosen by "
+            "PMI on the labels", "above (no number)", (em_smart[k] - em_pmi[k]) * 100,
+            where="slides on feature selection: correlation-based selection fails with few "
+            "labels", **common))
+    return rows
+
+
 NIGAM_SIZES = (20, 50, 100, 200, 500, 1000)  # lecture 04's learning curves, 3 seeds each
 
 
@@ -411,6 +459,7 @@ def wiegand():
                               values(f"supervised_{view}") - values(f"co_{view}"),
                               where="Blum & Mitchell, Table 2 (quoted by lecture 10)", **common))
     rows += _nigam_rows()
+    rows += _feature_rows()
     note = ("Wiegand's slides present EM (Nigam et al.), co-training (Blum & Mitchell), label "
             "propagation (Niu et al.) and the TSVM and spectral graph transducer (Joachims) "
             "without numbers. Of their papers, none is in the sources folder: Blum & Mitchell's "
@@ -420,7 +469,8 @@ def wiegand():
             "unlabeled documents helps Naive Bayes when labels are scarce (and their warning "
             "that semi-supervised learning does not always work), is read on lecture 04's "
             "stored 20 Newsgroups learning curves: the slides give no number, so the paper "
-            "column only names the direction. Lectures 01-03, 05 and 11 check their own claims "
-            "in their notebooks; reading them here is left to do.")
+            "column only names the direction. The slides' advice on features for EM is read on "
+            "lecture 05's stored WebKB sweep. Lectures 01-03 and 11 check their own claims in "
+            "their notebooks; reading them here is left to do.")
     return Section(TITLES["wiegand"], WIEGAND, note,
                    tuple(rows))
