@@ -44,7 +44,9 @@ def test_an_ordering_is_judged_by_the_share_of_sets_it_holds_on():
 
 def test_fewer_than_three_sets_are_at_most_partly_and_no_set_is_not_tried():
     assert order_verdict(Ours((1.0, 2.0))) == (PARTLY, "holds on 100% of 2 sets; only 2 sets")
-    assert value_verdict(80.0, 5.0, Ours((80.0,)))[0] == PARTLY
+    assert value_verdict(80.0, 5.0, Ours((80.0,))) == (PARTLY, "0.0 points from the paper, "
+                                                          "within 5.0; only 1 set")
+    assert order_verdict(Ours((-1.0,))) == (NOT, "holds on 0% of 1 set")
     assert value_verdict(80.0, 5.0, Ours(()))[0] == NOT_TRIED
     assert order_verdict(None)[0] == NOT_TRIED
 

@@ -123,13 +123,17 @@ def order_verdict(ours):
     share = ours.share_above
     verdict = (REPRODUCED if share >= ORDER_SHARE[0] else PARTLY if share >= ORDER_SHARE[1]
                else NOT)
-    return _few_sets(verdict, f"holds on {share:.0%} of {ours.n} sets", ours.n)
+    return _few_sets(verdict, f"holds on {share:.0%} of {_sets(ours.n)}", ours.n)
 
 
 def _few_sets(verdict, reason, n):
     if n < MIN_SETS and verdict == REPRODUCED:
-        return PARTLY, f"{reason}; only {n} set{'s' * (n != 1)}"
+        return PARTLY, f"{reason}; only {_sets(n)}"
     return verdict, reason
+
+
+def _sets(n):
+    return f"{n} set{'s' * (n != 1)}"
 
 
 @dataclass(frozen=True)
