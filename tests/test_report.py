@@ -99,7 +99,9 @@ def test_the_committed_report_is_what_the_stored_results_give(real_data_dir):
     """Regenerated from the store (nothing computed) it equals ``docs/replication.md``; when it
     fails, run ``python -m sslviz.experiments report`` and commit the page."""
     committed = report.REPORT_FILE.read_text(encoding="utf-8")
-    assert report.report_text(partial=True) == committed
+    assert report.report_text(partial=True) == committed, (
+        "docs/replication.md and the stored results disagree: run `python -m "
+        "sslviz.experiments report` and commit the page")
 
 
 def test_the_site_page_renders_the_report_and_runs_no_script():
