@@ -507,7 +507,8 @@ def wiegand():
             "caution that it can also fail), is read on lecture 04's "
             "stored 20 Newsgroups learning curves: the slides give no number, so the paper "
             "column only names the direction. The slides' advice on features for EM is read on "
-            "lecture 05's stored WebKB sweep. Lectures 01-03 and 11 check their own claims in "
-            "their notebooks; reading them here is left to do.")
+            "lecture 05's stored WebKB sweep. Lectures 01-03 store no results (their runs take "
+            "seconds), so this report, which computes nothing, cannot read them: they check "
+            "their claims in their own cells. Lecture 11's own claims are not read here yet.")
     return Section(TITLES["wiegand"], WIEGAND, note,
                    tuple(rows))
