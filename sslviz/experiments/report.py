@@ -21,18 +21,16 @@ instead. Only the corpora are loaded (their vectorized forms live in the user's 
 
 from __future__ import annotations
 
-import contextlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from unittest import mock
 
 import numpy as np
 
 from .. import cli
 from .._io import atomic_write
-from ..cache import ResultCache
 from ..paths import STORED_RESULTS
+from . import runner
 
 __all__ = ["NOT", "NOT_TRIED", "PARTLY", "REPORT_FILE", "REPRODUCED", "RULES", "NotStored",
            "Ours", "Row", "Section", "main", "order_verdict", "render", "report_sections",
@@ -189,26 +187,17 @@ class Section:
 
 # -- reading the store, never computing
 
-@contextlib.contextmanager
-def stored_only(*modules, lecture, command):
-    """Within the block, the experiment functions of ``modules`` read their jobs' results from
-    the project's store (:data:`STORE`) and compute nothing: a job the store lacks raises
-    :class:`NotStored` naming ``lecture`` and the ``command`` that stores it."""
+def stored_only(lecture, command):
+    """Within the block, every experiment function reads its jobs' results from the project's
+    store (:data:`STORE`) and computes nothing (:func:`.runner.stored_only`): a job the store
+    lacks raises :class:`NotStored` naming ``lecture`` and the ``command`` that stores it."""
 
-    def read(function, jobs, *, kind, key, **_):
-        cache = ResultCache(kind, code=function, store=STORE)
-        results = [cache.load_stored(key(job)) for job in jobs]
-        missing = sum(result is None for result in results)
-        if missing:
-            raise NotStored(f"lecture {lecture}: {missing} of {len(results)} results of kind "
-                            f"{kind!r} are not in sslviz/stored_results/cache (the report "
-                            f"computes nothing): run `{command}`, then `{COMMAND}`")
-        return results
+    def missing(kind, n_missing, n_jobs):
+        return NotStored(f"lecture {lecture}: {n_missing} of {n_jobs} results of kind {kind!r} "
+                         "are not in sslviz/stored_results/cache (the report computes "
+                         f"nothing): run `{command}`, then `{COMMAND}`")
 
-    with contextlib.ExitStack() as stack:
-        for module in modules:
-            stack.enter_context(mock.patch.object(module, "run_jobs", read))
-        yield
+    return runner.stored_only(STORE, missing)
 
 
 def store_command(stem):

@@ -133,7 +133,7 @@ def _perplexity_rows():
     from .hybrid import PAPER_SCALE_SELECTION, load_hybrid_corpus
 
     curves = {}
-    with stored_only(hybrid_studies, lecture="09",
+    with stored_only(lecture="09",
                      command=store_command("09_hybrid_generative_discriminative")):
         for name in ("reuters", "webkb", "20news"):
             curves[name] = hybrid_studies.perplexity_curve(
@@ -202,7 +202,7 @@ def _fisher_lecture_rows():
     from . import fisher
 
     corpus = fisher.load_fisher_corpus()
-    with stored_only(fisher, lecture="06", command=store_command("06_fisher_kernel")):
+    with stored_only(lecture="06", command=store_command("06_fisher_kernel")):
         grid = fisher.stored_fisher_grid(
             corpus.X, corpus.y, sizes=LECTURE_06["sizes"],
             unlabeled_sizes=LECTURE_06["unlabeled"], splits=LECTURE_06["splits"],
@@ -277,7 +277,7 @@ def amini():
     from . import classification_em as lecture
 
     corpus = load_reuters_sentences(1000)
-    with stored_only(lecture, lecture="07",
+    with stored_only(lecture="07",
                      command=store_command("07_classification_em")):
         table = lecture.table1(corpus, threshold=0.5, seeds=(0, 1, 2, 3, 4), progress=False)
         fig1 = lecture.figure1(corpus, threshold=0.5, seeds=(0, 1, 2, 3, 4), progress=False)
@@ -349,7 +349,7 @@ def szummer():
     with warnings.catch_warnings():  # Golub's consensus copy has no published checksum
         warnings.simplefilter("ignore", UnverifiedFileWarning)
         golub = load_golub()
-    with stored_only(lecture, lecture="08", command=store_command("08_kernel_expansions")):
+    with stored_only(lecture="08", command=store_command("08_kernel_expansions")):
         curves = lecture.learning_curves(X, y, sizes=(2, 4, 6, 10, 15, 20, 30), seeds=range(20),
                                          progress=False)
         leukemia = lecture.learning_curves(golub.data, golub.target, sizes=(2, 5, 10, 20, 25),
@@ -411,7 +411,7 @@ def _feature_rows():
 
     webkb = load_counts("webkb", TextOptions(min_df=2))
     test_rows = np.sort(np.random.default_rng(0).choice(len(webkb.y), 1000, replace=False))
-    with stored_only(lecture, lecture="05", command=store_command("05_feature_selection")):
+    with stored_only(lecture="05", command=store_command("05_feature_selection")):
         sweep = lecture.vocabulary_sweep(
             webkb.X, webkb.y, webkb.vocabulary, feature_sets=FEATURE_SETS, sizes=FEATURE_SIZES,
             label_sizes=(1, 5, 50), seeds=(0, 1, 2), test_rows=test_rows, n_unlabeled=2500,
@@ -458,7 +458,7 @@ def _nigam_rows():
                           ("no stop list", TextOptions())):
         corpus = load_counts("20newsgroups", options)
         test_rows = np.flatnonzero(np.char.startswith(corpus.filenames, "20news-bydate-test"))
-        with stored_only(em, lecture="04", command=store_command("04_em_naive_bayes")):
+        with stored_only(lecture="04", command=store_command("04_em_naive_bayes")):
             curve = em.learning_curve(corpus.X, corpus.y, sizes=NIGAM_SIZES, seeds=(0, 1, 2),
                                       test_rows=test_rows, n_unlabeled=10_000, alpha="evidence",
                                       alpha_grid=em.WIDE_ALPHA_GRID, max_iter=10,
@@ -478,7 +478,7 @@ def wiegand():
     from . import components_views as lecture
 
     paper = PAPER_NUMBERS["blum_mitchell_table_2"]
-    with stored_only(lecture, lecture="10",
+    with stored_only(lecture="10",
                      command=store_command("10_components_and_views")):
         runs = lecture.cotraining_experiment(range(5), progress=False)
 
