@@ -102,6 +102,14 @@ def figure_description(output):
     return "" if REPR.match(alt) else alt
 
 
+def undescribed_figures(nb):
+    """Numbers of the cells that show a picture without a description (its alt would be empty:
+    show a figure as ``sslviz.widgets.static.described(figure, "what it shows")``)."""
+    return [number for number, cell in enumerate(nb.cells)
+            for output in cell.get("outputs", [])
+            if "image/png" in output.get("data", {}) and not figure_description(output)]
+
+
 def mathjax_folder():
     """The folder of MathJax 3 shipped by ``sphinx-mathjax-offline``."""
     try:
@@ -228,6 +236,10 @@ def render(paths, out, binder=None):
     shutil.copy2(mathjax / MATHJAX_SCRIPT, out / "mathjax" / MATHJAX_SCRIPT)
     colours, cited_by = site_pages.colours_css(TEMPLATES), {}
     for i, nb in enumerate(notebooks):
+        for number in undescribed_figures(nb):
+            print(f"warning: {Path(paths[i]).name}, cell {number}: a picture without a "
+                  "description (alt text); show it with sslviz.widgets.static.described",
+                  file=sys.stderr)
         nav = {"root": "", "prev": entries[i - 1] if i else None,
                "next": entries[i + 1] if i + 1 < len(entries) else None,
                "licence": LICENCE_NOTE, "colours": colours, "describe": figure_description,

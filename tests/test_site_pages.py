@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import nbformat
+import nbformat.v4
 import pytest
 from matplotlib.figure import Figure
 
@@ -68,6 +69,18 @@ def test_figure_description_prefers_the_alt_metadata_and_ignores_a_repr():
     assert site.figure_description({"data": {"text/plain": ["A ", "curve"]}}) == "A curve"
     for text in ("<Figure size 700x420 with 1 Axes>", "<IPython.core.display.Image object>"):
         assert site.figure_description({"data": {"text/plain": text}}) == ""
+
+
+def test_pictures_without_a_description_are_found():
+    described_output = nbformat.v4.new_output("display_data", data={
+        "image/png": "x", "text/plain": "A curve"})
+    bare = nbformat.v4.new_output("display_data", data={
+        "image/png": "x", "text/plain": "<Figure size 700x420 with 1 Axes>"})
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# T"),
+        nbformat.v4.new_code_cell("a", outputs=[described_output]),
+        nbformat.v4.new_code_cell("b", outputs=[bare])])
+    assert site.undescribed_figures(nb) == [2]
 
 
 def test_a_described_figure_shows_a_picture_with_its_alt_text():
