@@ -1,12 +1,13 @@
 """Lecture 09's helpers beside the tables: the hybrid over a σ grid on the lecture's sets
-(``hybrid_studies.sigma_sensitivity``) and the paper-scale file read as tables
-(``paper_scale_gaps``, ``paper_scale_text``), on a small synthetic corpus and a hand-made file."""
+(``hybrid_sigma.sigma_sensitivity``) and the paper-scale file read as tables
+(``hybrid_views``), on a small synthetic corpus and a hand-made file."""
 import numpy as np
 import pytest
 from synthetic import topic_corpus
 
 import sslviz.experiments.hybrid as H
-import sslviz.experiments.hybrid_studies as S
+import sslviz.experiments.hybrid_sigma as G
+import sslviz.experiments.hybrid_views as V
 from sslviz.hybrid import HybridNB
 
 X, Y, _ = topic_corpus(n_docs=300, n_words=30, n_labeled=0, seed=5)
@@ -16,7 +17,7 @@ CORPUS = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 
 
 def test_sigma_sensitivity_equals_hybrid_fits_at_each_sigma_and_the_tables_at_sigma_1():
     sigmas = (0.1, 1.0, 10.0)
-    accuracy = S.sigma_sensitivity(CORPUS, sizes=[9], seeds=[1, 2], sigmas=sigmas,
+    accuracy = G.sigma_sensitivity(CORPUS, sizes=[9], seeds=[1, 2], sigmas=sigmas,
                                    progress=False)
     assert accuracy.shape == (1, 2, 3)
     for j, seed in enumerate((1, 2)):
@@ -33,7 +34,7 @@ def test_sigma_sensitivity_equals_hybrid_fits_at_each_sigma_and_the_tables_at_si
 
 def test_sigma_sensitivity_refuses_a_scale_that_is_not_positive():
     with pytest.raises(ValueError, match=r"sigmas must be positive prior scales, got \(0\.0,"):
-        S.sigma_sensitivity(CORPUS, sizes=[9], seeds=[1], sigmas=(0.0, 1.0), progress=False)
+        G.sigma_sensitivity(CORPUS, sizes=[9], seeds=[1], sigmas=(0.0, 1.0), progress=False)
 
 
 def summary_of(cells):
@@ -48,12 +49,12 @@ def summary_of(cells):
 def test_paper_scale_gaps_are_hybrid_minus_rival_per_set_and_one_set_sizes_are_apart():
     summary = summary_of({8: [[60, 62, 50, 55, 51], [70, 66, 50, 72, 49]],
                           16: [[65, 60, 50, 61, 58]]})
-    kept, apart = S.paper_scale_gaps(summary, "webkb")
+    kept, apart = V.paper_scale_gaps(summary, "webkb")
     assert list(kept) == [8] and apart == [16]
     np.testing.assert_array_equal(kept[8]["em-lambda"], [-2, 4])
     np.testing.assert_array_equal(kept[8]["nb"], [5, -2])
     np.testing.assert_array_equal(kept[8]["mlr"], [9, 21])
-    text = S.paper_scale_text(summary)
+    text = V.paper_scale_text(summary)
     assert "hybrid - EM-λ, mean ± sd (sets ahead): 8: +1.0 ± 3.0 (1/2)" in text
     assert "hybrid - NB, mean ± sd (sets ahead): 8: +1.5 ± 3.5 (1/2)" in text
     assert "16 labels, 1 set only (not a table row): hybrid 65.0, EM-λ 60.0" in text
@@ -64,6 +65,6 @@ def test_paper_scale_gaps_are_hybrid_minus_rival_per_set_and_one_set_sizes_are_a
 def test_paper_scale_gaps_name_what_was_wrong():
     summary = summary_of({8: [[60, 62, 50, 55, 51]]})
     with pytest.raises(ValueError, match=r"holds no corpus '20news'; it holds \['webkb'\]"):
-        S.paper_scale_gaps(summary, "20news")
+        V.paper_scale_gaps(summary, "20news")
     with pytest.raises(ValueError, match="min_sets must be at least 1, got 0"):
-        S.paper_scale_gaps(summary, "webkb", min_sets=0)
+        V.paper_scale_gaps(summary, "webkb", min_sets=0)

@@ -35,7 +35,6 @@ from .hybrid import (
     PAPER_N_SEEDS,
     PAPER_SCALE_SELECTION,
     PAPER_SIZES,
-    PAPER_TABLES,
     RESULT_VERSION,
     SELECTIONS,
     TABLE_EDGE,
@@ -275,106 +274,6 @@ def alpha_study_text(study):
                          f"{h[1]:5.1f}   EM-λ {e[0]:5.1f} / {e[1]:5.1f}   NB {n[0]:5.1f} / "
                          f"{n[1]:5.1f}")
     return "\n".join(lines)
-
-
-# -- how the tables' verdicts move with σ ---------------------------------------------------------
-SENSITIVITY_SIGMAS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
-"""σ of :func:`sigma_sensitivity`: the grid of the review that chose σ by cross-validation."""
-
-
-@one_blas_thread
-def sigma_sensitivity_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled,
-                            sigmas=SENSITIVITY_SIGMAS, selection=LABELED_SELECTION):
-    """The hybrid's test accuracy on one evaluation set at every σ of ``sigmas``, α as the
-    tables' under ``selection`` (:func:`.hybrid.nb_alpha`): ``accuracy`` (len(sigmas),) and
-    ``alpha``. Reported, never used to choose σ."""
-    split = evaluation_split(y, n_labeled, seed, test_rows=test_rows, n_test=n_test,
-                             n_unlabeled=n_unlabeled)
-    X_train, y_train = X[split.train], split.semi_supervised_targets(y)
-    alpha = nb_alpha(X_train, y_train, selection).value
-    accuracy = [np.mean(HybridNB(alpha=alpha, prior_scale=sigma).fit(X_train, y_train)
-                        .predict(X[split.test]) == y[split.test]) for sigma in sigmas]
-    return {"accuracy": np.array(accuracy), "alpha": np.float64(alpha)}
-
-
-def sigma_sensitivity(corpus, *, sizes, seeds, sigmas=SENSITIVITY_SIGMAS, use_cache=True,
-                      n_jobs=None, progress=True, selection=LABELED_SELECTION):
-    """:func:`sigma_sensitivity_point` at every size and seed of one corpus (cached jobs, kind
-    ``"hybrid-sigma-sensitivity"``): the hybrid's test accuracy, shape (sizes, seeds, sigmas)."""
-    sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
-    check_choice("selection", selection, SELECTIONS)
-    sigmas = tuple(float(s) for s in sigmas)
-    if not sigmas or min(sigmas) <= 0:
-        raise ValueError(f"sigmas must be positive prior scales, got {sigmas!r}")
-    jobs = [{"n_labeled": int(s), "seed": int(seed), "sigmas": sigmas, "selection": selection}
-            for s in sizes for seed in seeds]
-    results = _corpus_jobs(sigma_sensitivity_point, jobs, corpus,
-                           kind="hybrid-sigma-sensitivity",
-                           description=f"σ sensitivity ({corpus.name})", use_cache=use_cache,
-                           n_jobs=n_jobs, progress=progress)
-    return np.array([r["accuracy"] for r in results]).reshape(len(sizes), len(seeds),
-                                                               len(sigmas))
-
-
-# -- the paper-scale results file, whatever it holds ------------------------------------------
-SHORT_NAMES = {"hybrid": "hybrid", "em-lambda": "EM-λ", "mlr/mer": "MLR/MER", "nb": "NB",
-               "mlr": "MLR"}
-
-
-def paper_scale_gaps(summary, corpus, *, min_sets=2, rivals=("em-lambda", "nb", "mlr")):
-    """The hybrid's accuracy minus each rival's, per evaluation set (points), for every size of
-    ``corpus`` in a results file (:func:`.hybrid_results.read_results`) that holds at least
-    ``min_sets`` sets: ``({size: {rival: array}}, [sizes with fewer sets])``."""
-    if min_sets < 1:
-        raise ValueError(f"min_sets must be at least 1, got {min_sets!r}")
-    if corpus not in summary["corpora"]:
-        raise ValueError(f"the results file holds no corpus {corpus!r}; it holds "
-                         f"{sorted(summary['corpora'])}")
-    methods = list(summary["methods"])
-    kept, apart = {}, []
-    for size, cell in summary["corpora"][corpus]["sizes"].items():
-        accuracy = np.array(cell["accuracy"], dtype=float)
-        if len(accuracy) < min_sets:
-            apart.append(int(size))
-            continue
-        hybrid = accuracy[:, methods.index("hybrid")]
-        kept[int(size)] = {rival: hybrid - accuracy[:, methods.index(rival)] for rival in rivals}
-    return kept, apart
-
-
-def paper_scale_text(summary, *, min_sets=2):
-    """The results file as tables beside Fujino et al.'s: only sizes with at least ``min_sets``
-    evaluation sets are rows (mean (sd) per method, the paper's row below), then per size the
-    hybrid minus EM-λ and minus NB (mean ± sd over the sets, sets ahead); a size with fewer sets
-    is printed apart, its accuracies only; the paper's sizes not in the file are listed."""
-    methods, lines = list(summary["methods"]), []
-    for name, entry in summary["corpora"].items():
-        kept, apart = paper_scale_gaps(summary, name, min_sets=min_sets)
-        lines.append(f"{name}: test accuracy (%), mean (sd) over the evaluation sets; paper = "
-                     f"Fujino et al. (2005), Tables 1-3; sizes with at least {min_sets} sets")
-        lines.append(f"{'|Dl|':>6} {'sets':>5} "
-                     + " ".join(f"{SHORT_NAMES[m]:>12}" for m in methods))
-        for size in kept:
-            accuracy = np.array(entry["sizes"][str(size)]["accuracy"], dtype=float)
-            lines.append(f"{size:>6} {len(accuracy):>5} " + " ".join(
-                f"{m:5.1f} ({s:4.1f})" for m, s in zip(accuracy.mean(axis=0),
-                                                       accuracy.std(axis=0), strict=True)))
-            lines.append(f"{'paper':>6} {'':>5} " + " ".join(
-                f"{m:5.1f} ({s:4.1f})" for m, s in zip(*PAPER_TABLES[name][size], strict=True)))
-        for rival in ("em-lambda", "nb"):
-            lines.append(f"  hybrid - {SHORT_NAMES[rival]}, mean ± sd (sets ahead): " + "; ".join(
-                f"{size}: {d[rival].mean():+.1f} ± {d[rival].std():.1f} "
-                f"({np.sum(d[rival] > 0)}/{len(d[rival])})" for size, d in kept.items()))
-        for size in apart:
-            cell = entry["sizes"][str(size)]
-            lines.append(f"  {size} labels, {len(cell['seeds'])} set only (not a table row): "
-                         + ", ".join(
-                             f"{SHORT_NAMES[m]} {a:.1f}" for m, a in
-                             zip(methods, np.mean(cell["accuracy"], axis=0), strict=True)))
-        missing = [s for s in PAPER_SIZES[name] if str(s) not in entry["sizes"]]
-        lines.append("  the paper's sizes not in the file: "
-                     + (", ".join(map(str, missing)) or "none") + "\n")
-    return "\n".join(lines).rstrip()
 
 
 # -- Figure 2: test perplexity of Naive Bayes ---------------------------------------------------
