@@ -68,3 +68,14 @@ def test_paper_scale_gaps_name_what_was_wrong():
         V.paper_scale_gaps(summary, "20news")
     with pytest.raises(ValueError, match="min_sets must be at least 1, got 0"):
         V.paper_scale_gaps(summary, "webkb", min_sets=0)
+
+
+def test_the_table_explorer_draws_no_bar_for_a_method_the_tables_did_not_run():
+    from sslviz.widgets.hybrid import table_explorer
+
+    table = H.hybrid_table(CORPUS, sizes=[9], seeds=[1], mer=False, normalization_cv=False,
+                           progress=False)
+    explorer = table_explorer({"webkb": table}, corpus="webkb", size=9)
+    assert explorer.last_error is None
+    bars = [t.get_text() for t in explorer.figure.axes[1].get_xticklabels()]
+    assert bars == ["Proposed", "EM-λ", "NB", "MLR"]
