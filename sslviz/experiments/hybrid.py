@@ -15,7 +15,8 @@ is extended until its choice is interior or at a documented bound
   evidence when a class has one labeled document);
 * **EM-λ** -- :class:`sslviz.em.SemiSupervisedNB` with its own α (:func:`em_alpha`, leave-one-out
   accuracy, "in a similar manner to λ") and λ by leave-one-out accuracy over {0.01 ... 1}, each
-  fold trained with every unlabeled row (Nigam et al.'s criterion, as the paper says);
+  fold trained with every unlabeled row (Nigam et al.'s criterion, as the paper says;
+  :func:`em_weight_by_loo` fits each (λ, left-out document) once for it and its tie-break);
 * **MLR** -- scikit-learn's multinomial ``LogisticRegression`` without intercept (eq. 2) on
   unit-length count vectors, C by 5-fold cv log-likelihood (:func:`mlr_c`);
 * **MLR/MER** -- :class:`sslviz.entropy_reg.EntropyRegularizedLR` with MLR's C and λ from the
