@@ -534,17 +534,25 @@ def test_a_selection_is_projected_from_its_own_jobs_and_the_references_scaled():
         "webkb": {"sizes": {"8": {"seeds": [0], "cpu_seconds": [20.0]},
                             "512": {"seeds": [0], "cpu_seconds": [90.0]}}},
         "20news": {"sizes": {}}}}
-    per_job, total, longest, scaled = R.selection_projection(fair, reference)
+    per_job, total, longest, ratios = R.selection_projection(fair, reference)
     ratio = (20.0 / 10.0 + 90.0 / 30.0) / 2  # measured against the reference at each size
-    webkb = np.interp(H.PAPER_SIZES["webkb"], [8, 512], [20.0, 90.0]).sum()
-    assert scaled == ["20news"] and per_job["webkb"] == {8: 20.0, 512: 90.0}
+    assert ratios == {"webkb": pytest.approx(ratio), "20news": pytest.approx(ratio)}
+    sizes = H.PAPER_SIZES["webkb"]
+    webkb = 20.0 + 90.0 + ratio * np.interp(sizes[1:-1], [8, 512], [10.0, 30.0]).sum()
+    assert per_job["webkb"] == {8: 20.0, 512: 90.0}
     assert total == pytest.approx(2 * (webkb + ratio * 6.0 * len(H.PAPER_SIZES["20news"])))
-    assert longest == 90.0
+    assert longest == 90.0  # the largest measured job; the scaled ones are shorter
     text = R.selection_projection_text(fair, reference)
-    assert "2 of 30 jobs measured" in text and "20news scaled" in text
-    assert f"N=32: {R.duration(max(total / 32, 90.0))}" in text
+    assert "2 of 30 jobs measured" in text and "the first selection's times × 2.50" in text
+    assert f"N=32: {R.duration(max(total / 32, longest))}" in text
+    every = {"webkb": {"sizes": {str(s): {"seeds": [0], "cpu_seconds": [1.0]} for s in sizes}}}
+    assert R.selection_projection({**fair, "corpora": every}, {"seeds": [0], "corpora": {}})[
+        1:] == (pytest.approx(2 * len(sizes)), 1.0, {"webkb": None})
     with pytest.raises(ValueError, match="no job of the selection 'labeled-rows' is measured"):
         R.selection_projection({**fair, "corpora": {"webkb": {"sizes": {}}}}, reference)
+    with pytest.raises(ValueError, match="the reference has no timed job of '20news'"):
+        R.selection_projection(fair, {**reference, "corpora": {"webkb": reference["corpora"][
+            "webkb"]}})
 
 
 def _em_weight_by_choose_by_cv(X_train, y_train, alpha):

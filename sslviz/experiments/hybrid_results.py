@@ -385,47 +385,50 @@ def current_summary(corpora, selection=DEFAULT_SELECTION, path=RESULTS_FILE,
 def selection_projection(summary, reference):
     """The projected CPU time of ``summary``'s selection over every paper size, and its jobs.
 
-    A corpus with measured jobs under the selection is projected from them (:func:`projection`);
-    one without is charged ``reference``'s per-job times (another selection's summary, e.g. the
-    file's first) scaled by the mean ratio, over the measured corpora and sizes, of the
-    selection's time to the reference's at the same size (interpolated). Returns ``(per_job,
-    total_seconds, longest_job_seconds, scaled)``: ``scaled`` names the corpora charged so.
+    A size with measured jobs under the selection is charged their mean time; any other size is
+    charged ``reference``'s time at that size (another selection's summary, e.g. the file's
+    first; interpolated between its measured sizes) times a ratio measured under the selection:
+    the corpus's own (mean over its measured sizes of the selection's time over the
+    reference's), or for a corpus not measured at all the mean of the measured corpora's. An
+    estimate: the ratio is assumed the same at every size. Returns ``(per_job, total_seconds,
+    longest_job_seconds, ratios)``, ``ratios[corpus]`` the ratio used (None: every size
+    measured).
 
     Raises
     ------
     ValueError
         When no job of the selection is measured, or the reference has no timed job of a
-        corpus the projection needs.
+        corpus whose sizes are not all measured.
     """
-    per_job, total, _ = projection(summary)
+    per_job, _, _ = projection(summary)
     reference_times, _, _ = projection(reference)
-    ratios = []
-    for name, times in per_job.items():
-        base = reference_times.get(name) or {}
-        if times and base:
-            sizes = sorted(base)
-            ratios += [t / float(np.interp(size, sizes, [base[s] for s in sizes]))
-                       for size, t in times.items()]
     if not any(per_job.values()):
         raise ValueError(f"no job of the selection {summary.get('selection')!r} is measured: "
                          f"run one with `{run_command(summary.get('selection'))} --sizes N "
                          "--seeds 0` first")
-    longest = max(t for times in per_job.values() for t in times.values())
-    scaled = []
+
+    def at(times, size):
+        sizes = sorted(times)
+        return float(np.interp(size, sizes, [times[s] for s in sizes]))
+
+    own = {name: float(np.mean([t / at(reference_times[name], size)
+                                for size, t in times.items()]))
+           for name, times in per_job.items() if times and reference_times.get(name)}
+    total, longest, ratios = 0.0, 0.0, {}
     for name in summary["corpora"]:
-        if per_job.get(name):
-            continue
-        base = reference_times.get(name) or {}
-        if not base or not ratios:
-            raise ValueError(f"neither the selection nor the reference has a timed job of "
-                             f"{name!r} (and a ratio to scale it by)")
-        ratio, sizes = float(np.mean(ratios)), sorted(base)
-        per_size = ratio * np.interp(np.array(PAPER_SIZES[name], dtype=float), sizes,
-                                     [base[s] for s in sizes])
-        total += len(summary["seeds"]) * float(per_size.sum())
-        longest = max(longest, float(per_size.max()))
-        scaled.append(name)
-    return per_job, total, longest, scaled
+        times, base = per_job.get(name) or {}, reference_times.get(name) or {}
+        missing = [size for size in PAPER_SIZES[name] if size not in times]
+        ratios[name] = None
+        if missing:
+            if not base or not own:
+                raise ValueError(f"the reference has no timed job of {name!r} (or no corpus "
+                                 "is measured under both) to scale its missing sizes by")
+            ratios[name] = own.get(name, float(np.mean(list(own.values()))))
+        per_size = [times[size] if size in times else ratios[name] * at(base, size)
+                    for size in PAPER_SIZES[name]]
+        total += len(summary["seeds"]) * float(np.sum(per_size))
+        longest = max(longest, max(per_size))
+    return per_job, total, longest, ratios
 
 
 def selection_projection_text(summary, reference=None, workers=WORKERS):
@@ -433,19 +436,19 @@ def selection_projection_text(summary, reference=None, workers=WORKERS):
     time and its wall time on N single-thread workers (at least total / N, and at least the
     longest job). ``reference``: default the file's entry of :data:`DEFAULT_SELECTION`."""
     reference = read_results() if reference is None else reference
-    per_job, total, longest, scaled = selection_projection(summary, reference or {
+    per_job, total, longest, ratios = selection_projection(summary, reference or {
         "seeds": summary["seeds"], "corpora": {}})
     n_jobs = sum(len(PAPER_SIZES[name]) for name in summary["corpora"]) * len(summary["seeds"])
     lines = [f"selection {summary['selection']!r}: {count_sets(summary)} of {n_jobs} jobs "
              "measured by today's code; CPU seconds per job (mean over the sets run):"]
     for name, times in per_job.items():
+        scaled = ("" if ratios[name] is None else
+                  f"; other sizes: the first selection's times × {ratios[name]:.2f}")
         lines.append(f"  {name}: " + (", ".join(f"{size} labels {t:.1f} s"
-                                                for size, t in times.items()) or
-                                      "none run: charged the reference's times scaled by the "
-                                      "measured ratio"))
-    lines.append(f"Whole run ({n_jobs} jobs; sizes not measured interpolated between measured "
-                 f"sizes{', ' + ', '.join(scaled) + ' scaled' if scaled else ''}): "
-                 f"{duration(total)} of CPU time; on N single-thread workers:")
+                                                for size, t in times.items()) or "none run")
+                     + scaled)
+    lines.append(f"Whole run ({n_jobs} jobs): {duration(total)} of CPU time; on N "
+                 "single-thread workers (at least total / N and the longest job):")
     lines.append("  " + ", ".join(f"N={n}: {duration(max(total / n, longest))}"
                                   for n in workers))
     return "\n".join(lines)
