@@ -77,7 +77,7 @@
           setTimeout(function () { self.textContent = "Copy"; }, 2000);
         };
       })(editor, button));
-      editor.parentNode.insertBefore(button, editor);
+      editor.insertBefore(button, editor.firstChild);  /* inside: the input area is a table */
     }
   }
 
