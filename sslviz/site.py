@@ -5,7 +5,9 @@ nbconvert and the template in ``site/templates/sslviz`` into ``OUT`` (default ``
 notebooks are not executed: the pages show the outputs committed by ``sslviz execute``. MathJax
 comes from the ``sphinx-mathjax-offline`` package and is copied into the site, so neither the build
 nor a reader needs the internet. The site is built in a temporary folder beside ``OUT`` and moved
-in place at the end. ``OUT`` must be new, empty or an earlier site (its
+in place at the end. The replication report (``docs/replication.md``, written by ``python -m
+sslviz.experiments report``) becomes ``replication.html``, linked from the contents page.
+``OUT`` must be new, empty or an earlier site (its
 :data:`sslviz.cli.OUTPUT_MARKER`): the build never replaces a folder it did not make.
 
 A published page runs no script from a notebook: markdown cells and HTML or markdown outputs are
@@ -40,6 +42,7 @@ from sslviz import cli, site_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "site" / "templates"
+REPORT = ROOT / "docs" / "replication.md"  # written by `python -m sslviz.experiments report`
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MATHJAX_PACKAGE = "sphinx-mathjax-offline"
 INSTALL_HINT = "install the site tools with `pip install -e '.[site]'` (`python3 run.py site` does)"
@@ -53,11 +56,7 @@ LICENCE_NOTE = (
     "the repository.</p>")
 """The licence line at the foot of every page of the site."""
 COMMAND = "python -m sslviz.site"
-ASSETS = ("sslviz.css", "sslviz.js")  # in TEMPLATES / "sslviz" / "assets", copied into OUT/assets
-THEME_SCRIPT = (  # in <head>, before the page is drawn: no flash of the other theme
-    "<script>(function(){var t=null;try{t=localStorage.getItem('sslviz-theme')}catch(e){}"
-    "if(t!=='light'&&t!=='dark'){t=window.matchMedia&&matchMedia('(prefers-color-scheme: dark)')"
-    ".matches?'dark':'light'}document.documentElement.setAttribute('data-theme',t)})();</script>")
+ASSETS = ("sslviz.css", "sslviz.js", "theme.js")  # in TEMPLATES/sslviz/assets, copied to OUT/assets
 
 
 class SiteError(Exception):
@@ -164,7 +163,8 @@ def _link(path, title):
 
 def head_assets():
     """What every page's ``<head>`` loads from the site: themes, search index, script."""
-    return ("\n".join([THEME_SCRIPT, '<link rel="stylesheet" href="assets/theme-dark.css">',
+    return ("\n".join(['<script src="assets/theme.js"></script>',  # before drawing: no flash
+                       '<link rel="stylesheet" href="assets/theme-dark.css">',
                        '<link rel="stylesheet" href="assets/sslviz.css">',
                        f'<script defer src="{site_pages.SEARCH_INDEX}"></script>',
                        '<script defer src="assets/sslviz.js"></script>']))
@@ -192,8 +192,10 @@ def copy_assets(out, exporter):
     (out / "assets" / "theme-dark.css").write_text(dark_theme_css(exporter), encoding="utf-8")
 
 
-def contents_page(entries, binder=None, book=False):
-    """HTML of the contents page: the lectures in teaching order, each linked to its page."""
+def contents_page(entries, binder=None, report=None, book=False):
+    """HTML of the contents page: the lectures in teaching order, each linked to its page, then
+    ``report`` (an entry: the replication report's page) when given; ``book``: a link to
+    ``book.pdf``."""
     items = "\n".join(f'  <li><a href="{html.escape(e["href"])}">{html.escape(e["title"])}</a></li>'
                       for e in entries)
     badge = ""
@@ -204,14 +206,41 @@ def contents_page(entries, binder=None, book=False):
     if book:
         badge += ('<p><a class="sslviz-book" href="book.pdf">All the lectures as one PDF</a> '
                   "(the printable book)</p>\n")
+    after = ""
+    if report:
+        after = (f'<p class="sslviz-report"><a href="{html.escape(report["href"])}">'
+                 f'{html.escape(report["title"])}</a>: every source\'s claims beside our runs</p>'
+                 "\n")
+    return (_page_head("sslviz lectures") + "<h1>Semi-supervised text classification: "
+            "the lectures</h1>\n" + badge + '<ol class="sslviz-contents">\n' + items
+            + "\n</ol>\n" + after + LICENCE_NOTE + "\n</main>\n</body>\n</html>\n")
+
+
+def _page_head(title, width="50em"):
+    """A page of the site up to its ``<main>``: the site's assets and bar (search, theme)."""
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1.0\">\n"
-            "<title>sslviz lectures</title>\n" + head_assets() + "\n</head>\n<body style=\""
-            "font-family: sans-serif; max-width: 50em; margin: 2em auto; padding: 0 1em;\">\n"
-            '<header class="sslviz-header">\n' + site_pages.toolbar() + "\n</header>\n<main>\n"
-            "<h1>Semi-supervised text classification: the lectures</h1>\n" + badge
-            + '<ol class="sslviz-contents">\n' + items + "\n</ol>\n" + LICENCE_NOTE
-            + "\n</main>\n</body>\n</html>\n")
+            f"<title>{html.escape(title)}</title>\n" + head_assets() + "\n</head>\n"
+            f"<body style=\"font-family: sans-serif; max-width: {width}; margin: 2em auto; "
+            "padding: 0 1em;\">\n<header class=\"sslviz-header\">\n" + site_pages.toolbar()
+            + "\n</header>\n<main>\n")
+
+
+REPORT_PAGE = {"href": "replication.html", "title": "What reproduced"}
+"""The replication report's page (``docs/replication.md``, :mod:`sslviz.experiments.report`)."""
+
+
+def report_page(markdown_text):
+    """HTML of the replication report's page: its Markdown rendered (nbconvert's mistune) and
+    cleaned like a lecture's (:func:`clean_html`), with a link back to the contents."""
+    try:
+        from nbconvert.filters.markdown_mistune import markdown2html_mistune
+    except ImportError:
+        raise SiteError(f"nbconvert is not installed; {INSTALL_HINT}") from None
+    body = clean_html(markdown2html_mistune(markdown_text))
+    nav = '<p><a rel="contents" href="index.html">Contents</a></p>\n'
+    return (_page_head(f"sslviz: {REPORT_PAGE['title']}", width="90em")
+            + nav + body + "\n" + nav + LICENCE_NOTE + "\n</main>\n</body>\n</html>\n")
 
 
 def _numbered(paths, entries):
@@ -259,7 +288,12 @@ def render(paths, out, binder=None):
         shutil.copy2(path, out / site_pages.NOTEBOOK_FOLDER / Path(path).name)
         searched.append({**entries[i], "sections": sections})
     (out / site_pages.SEARCH_INDEX).write_text(site_pages.search_index(searched), encoding="utf-8")
-    (out / "index.html").write_text(contents_page(entries, binder), encoding="utf-8")
+    report = None
+    if REPORT.is_file():  # a source checkout (a wheel has no docs folder)
+        report = REPORT_PAGE
+        (out / report["href"]).write_text(report_page(REPORT.read_text(encoding="utf-8")),
+                                          encoding="utf-8")
+    (out / "index.html").write_text(contents_page(entries, binder, report), encoding="utf-8")
     (out / "lectures.json").write_text(json.dumps(entries, indent=1), encoding="utf-8")
     return entries
 
@@ -280,7 +314,9 @@ def make_book(out, entries, binder=None):
                   flags=re.DOTALL)
     (out / "book.html").write_text(site_pages.book_page(pages, head), encoding="utf-8")
     pdf = site_pages.print_book(out, chromium=chromium)
-    (out / "index.html").write_text(contents_page(entries, binder, book=True), encoding="utf-8")
+    report = REPORT_PAGE if (out / REPORT_PAGE["href"]).is_file() else None
+    (out / "index.html").write_text(contents_page(entries, binder, report, book=True),
+                                    encoding="utf-8")
     return pdf
 
 

@@ -166,7 +166,7 @@ def test_the_build_writes_index_notebooks_assets_contents_and_links(tmp_path):
     for path in paths:  # the notebooks, as committed, for download
         assert (out / "notebooks" / path.name).read_bytes() == path.read_bytes()
     assert sorted(p.name for p in (out / "assets").iterdir()) == [
-        "sslviz.css", "sslviz.js", "theme-dark.css"]
+        "sslviz.css", "sslviz.js", "theme-dark.css", "theme.js"]
     dark = (out / "assets" / "theme-dark.css").read_text(encoding="utf-8")
     assert dark.startswith(':root[data-theme="dark"] {') and "--jp-layout-color0" in dark
     assert "@media (prefers-color-scheme: dark)" in dark
