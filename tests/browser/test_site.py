@@ -376,6 +376,10 @@ def test_a_hostile_notebook_runs_no_script_in_the_browser(browser, tmp_path):
         page.locator("#js-link").click(timeout=PATIENCE_S * 1000)
         page.wait_for_timeout(300)
         assert page.evaluate(marker) is None
+        page.locator("#sslviz-search-input").fill("PWNED")  # the attacks, as search results
+        assert page.locator("#sslviz-search-results li").count() >= 1
+        page.wait_for_timeout(300)
+        assert page.evaluate(marker) is None
         text = page.locator("main").inner_text()
         for shown in (HOSTILE_TEXT, "window.PWNED = 'markdown'", "bold output",
                       "markdown output", "Nigam et al. (2000)"):
