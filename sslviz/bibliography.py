@@ -1,12 +1,12 @@
 """The sources the lectures cite: authors, year, title and venue.
 
-The site (:mod:`sslviz.site_pages`) builds ``bibliography.html`` from :data:`SOURCES` and links the
-first citation of each source on every lecture page to its entry. Authors, titles and venues are
-written as a course paper's text gives them (the paper itself, or the reference list of one of
-the papers the lectures reproduce: Fujino, Ueda & Saito; Takamura & Okumura; Szummer & Jaakkola;
-Amini & Gallinari; Wiegand's lecture); where none of those texts names a work, the authors (as
-surnames) and the title are the lecture's, and ``venue`` is empty. ``pattern`` finds a citation
-in a lecture's prose.
+The site (:mod:`sslviz.site_reference`) builds ``bibliography.html`` from :data:`SOURCES` and
+links the first citation of each source on every lecture page to its entry. Authors, titles and
+venues are written as a course paper's text gives them (the paper itself, or the reference list of
+one of the papers the lectures reproduce: Fujino, Ueda & Saito; Takamura & Okumura; Szummer &
+Jaakkola; Amini & Gallinari; Wiegand's lecture); where none of those texts names a work, the
+authors (as surnames) and the title are the lecture's, and ``venue`` is empty. ``pattern`` finds
+a citation in a lecture's prose.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The course's glossary: each term with a short definition and the lecture that introduces it.
 
-The site (:mod:`sslviz.site_pages`) builds ``glossary.html`` from :data:`TERMS` and links the
+The site (:mod:`sslviz.site_reference`) builds ``glossary.html`` from :data:`TERMS` and links the
 first occurrence of each term on every lecture page to its entry. ``pattern`` is the regular
 expression that finds the term in a lecture's prose (case-insensitive, whole words).
 """

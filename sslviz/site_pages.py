@@ -1,145 +1,352 @@
-"""The site's glossary and bibliography pages, and the links to them from the lecture pages.
+"""What a page of the lecture site carries beyond the notebook (used by :mod:`sslviz.site`).
 
-:func:`link_page` adds, on one lecture page, a link to the glossary at the first occurrence of
-each term of :data:`sslviz.glossary.TERMS` and a link to the bibliography at the first citation
-of each source of :data:`sslviz.bibliography.SOURCES`. Only the prose is linked (markdown cells):
-never code, outputs, headings, existing links or TeX between ``$``/``\\(``/``\\[`` delimiters.
-:func:`glossary_page` and :func:`bibliography_page` are the two pages, in the site's colours.
+- **Cross-references**: "lecture 04", "Lecture 12", "lectures 3 and 4" in a markdown cell become
+  links to those lectures (:func:`link_lectures`; code, math, links and headings are left alone).
+- **In-page contents**: the page's section headings, read from the rendered page
+  (:func:`page_sections`), listed with their anchors (:func:`contents_nav`).
+- **Search**: the sections of every page, with their text, written at build time into
+  ``search-index.js`` (:func:`search_index`); the site's own script searches it in the page.
+- **Download and launch**: links to the notebook copied into the site and, when the project names
+  its repository (``pyproject.toml``'s ``[project.urls]``), to Binder and Colab
+  (:func:`project_repository`, :func:`launch_links`).
+- **The printable book**: one page of all lectures (:func:`book_page`) printed to one PDF by
+  Chromium, headless and offline (:func:`print_book`).
 """
 
 from __future__ import annotations
 
+import functools
 import html
+import http.server
+import importlib.metadata
+import json
+import os
 import re
+import shutil
+import subprocess
+import threading
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import quote
 
-from sslviz.bibliography import SOURCES
-from sslviz.glossary import TERMS
+ROOT = Path(__file__).resolve().parents[1]
+BINDER = "https://mybinder.org/v2/gh/{repo}/HEAD?labpath={path}"
+COLAB = "https://colab.research.google.com/github/{repo}/blob/{branch}/{path}"
+BRANCH = "main"  # the branch Colab opens (Binder follows the repository's HEAD)
+URL_KEYS = ("repository", "source", "source code", "homepage")  # [project.urls], in preference
+GITHUB = re.compile(r"^https://github\.com/([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*?)(?:\.git)?/?$")
+SEARCH_INDEX = "search-index.js"
+NOTEBOOK_FOLDER = "notebooks"
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+PRINT_BUDGET_MS = 120_000  # virtual time Chromium gives the book's scripts (MathJax) to finish
+PRINT_TIMEOUT_S = 900
 
-GLOSSARY = "glossary.html"
-BIBLIOGRAPHY = "bibliography.html"
-PROSE = "jp-RenderedMarkdown"
-"""The class of a markdown cell's rendered text on a lecture page (nbconvert's lab template)."""
-SKIPPED = frozenset({"a", "code", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "summary",
-                     "script", "style", "kbd", "samp", "em", "i", "cite"})
-"""Tags whose text is never linked (italics: the lectures set titles of works in them)."""
-MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL)
+# ---------------------------------------------------------------- cross-references
 
-
-def _compiled(pattern, flags=0):
-    """``pattern`` with each space matching any run of white space (prose wraps lines)."""
-    return re.compile(pattern.replace(" ", r"\s+"), flags)
-
-
-def targets():
-    """(kind, key, compiled pattern, href) of every glossary term and cited source."""
-    terms = [("term", t.key, _compiled(t.pattern, re.IGNORECASE), f"{GLOSSARY}#{t.key}")
-             for t in TERMS]
-    sources = [("cite", s.key, _compiled(s.pattern), f"{BIBLIOGRAPHY}#{s.key}")
-               for s in SOURCES]
-    return terms + sources
+LECTURE_MENTION = re.compile(
+    r"\b(?P<word>[Ll]ectures?)(?P<space>\s+)"
+    r"(?P<numbers>\d{1,2}(?:(?:\s*,\s*|\s+and\s+|\s+or\s+|\s*[–-]\s*)\d{1,2})*)\b(?![.,]?\d)")
+PROTECTED = re.compile(
+    r"```.*?```|~~~.*?~~~|`[^`\n]*`|\$\$.*?\$\$|\$[^$\n]+\$|\\\(.*?\\\)|\\\[.*?\\\]"
+    r"|!?\[[^\]\n]*\]\([^)\n]*\)|<[^>\n]*>|^[ ]{0,3}#[^\n]*$|https?://\S+",
+    re.DOTALL | re.MULTILINE)
+"""Markdown where no link is added: code, math, links and pictures, HTML tags, headings, URLs."""
 
 
-def _first_match(text, pending):
-    """The earliest match of a pending target in ``text`` outside TeX, as (match, target)."""
-    math = [m.span() for m in MATH.finditer(text)]
-    best = None
-    for target in pending:
-        for match in target[2].finditer(text):
-            if not any(a < match.end() and match.start() < b for a, b in math):
-                if best is None or match.start() < best[0].start():
-                    best = (match, target)
+def lecture_number(path):
+    """The teaching position of a lecture from its ``NN_`` file name (``04_em.ipynb``: 4)."""
+    return int(Path(path).name[:2])
+
+
+def link_lectures(markdown, targets, current=None):
+    """``markdown`` with each mention of another lecture ("lecture 04", "Lectures 3 and 4")
+    linked to its page; ``targets`` maps lecture numbers to pages, ``current`` is not linked."""
+    def link_mention(match):
+        numbers = [int(n) for n in re.findall(r"\d+", match["numbers"])]
+        if len(numbers) == 1:
+            if numbers[0] in targets and numbers[0] != current:
+                return f"[{match[0]}]({targets[numbers[0]]})"
+            return match[0]
+        linked = re.sub(r"\d{1,2}", lambda m: (f"[{m[0]}]({targets[int(m[0])]})"
+                                               if int(m[0]) in targets and int(m[0]) != current
+                                               else m[0]), match["numbers"])
+        return match["word"] + match["space"] + linked
+
+    pieces, start = [], 0
+    for protected in PROTECTED.finditer(markdown):
+        pieces.append(LECTURE_MENTION.sub(link_mention, markdown[start:protected.start()]))
+        pieces.append(protected[0])
+        start = protected.end()
+    pieces.append(LECTURE_MENTION.sub(link_mention, markdown[start:]))
+    return "".join(pieces)
+
+
+def link_notebook(nb, targets, current):
+    """``nb`` (changed in place) with :func:`link_lectures` applied to every markdown cell."""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = link_lectures(cell.source, targets, current)
+    return nb
+
+
+# ---------------------------------------------------------------- sections, contents, search
+
+VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                  "source", "track", "wbr"})
+SKIPPED_CLASSES = frozenset({"jp-InputPrompt", "jp-OutputPrompt", "jp-OutputArea", "anchor-link",
+                             "celltag_hosted-setup", "sslviz-nav", "sslviz-toc", "sslviz-toolbar",
+                             "sslviz-licence"})
+"""What the search leaves out: prompts, outputs, the setup cell, the site's own bars."""
+HEADING = re.compile(r"^h[1-3]$")
+BLOCK = frozenset({"blockquote", "br", "dd", "details", "div", "dt", "h1", "h2", "h3", "h4", "h5",
+                   "h6", "hr", "img", "li", "ol", "p", "pre", "section", "summary", "table",
+                   "td", "th", "tr", "ul"})  # words on either side are separate words
+
+
+class _Sections(HTMLParser):
+    """Reads ``<main>`` of a rendered page into sections: (level, id, title, text)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.sections = [{"level": 0, "id": "", "title": "", "text": []}]
+        self.stack = []  # (tag, skipped) of the open elements inside <main>
+        self.in_main = False
+        self.heading = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "main":
+            self.in_main = True
+            return
+        if tag in BLOCK:
+            self.handle_data(" ")
+        if not self.in_main or tag in VOID:
+            return
+        attrs = dict(attrs)
+        classes = set((attrs.get("class") or "").split())
+        skipped = (bool(classes & SKIPPED_CLASSES) or tag in ("script", "style", "nav")
+                   or any(s for _, s in self.stack))
+        self.stack.append((tag, skipped))
+        if HEADING.match(tag) and not skipped and attrs.get("id"):
+            self.heading = {"level": int(tag[1]), "id": attrs["id"], "title": [], "text": []}
+
+    def handle_endtag(self, tag):
+        if tag == "main":
+            self.in_main = False
+            return
+        if not self.in_main or tag in VOID:
+            return
+        if tag in BLOCK:
+            self.handle_data(" ")
+        while self.stack:
+            open_tag, _ = self.stack.pop()
+            if open_tag == tag:
                 break
-    return best
+        if self.heading is not None and tag == f"h{self.heading['level']}":
+            self.heading["title"] = " ".join("".join(self.heading["title"]).split())
+            self.sections.append(self.heading)
+            self.heading = None
+
+    def handle_data(self, data):
+        if not self.in_main or any(s for _, s in self.stack):
+            return
+        (self.heading["title"] if self.heading is not None
+         else self.sections[-1]["text"]).append(data)
 
 
-def _skipped(node, container):
-    parent = node.parent
-    while parent is not None and parent is not container:
-        if parent.name in SKIPPED:
-            return True
-        parent = parent.parent
-    return False
+def page_sections(page_html):
+    """The sections of a rendered page, in order: ``{"level", "id", "title", "text"}`` for each
+    ``h1``–``h3`` with an id (level 0, before the first heading, has no title)."""
+    parser = _Sections()
+    parser.feed(page_html)
+    parser.close()
+    sections = []
+    for section in parser.sections:
+        text = " ".join("".join(section["text"]).split())
+        if section["level"] or text:
+            sections.append({**section, "text": text})
+    return sections
 
 
-def link_page(page_html):
-    """``page_html`` with each glossary term and cited source linked once (its first occurrence
-    in the prose); returns (new html, keys linked in page order)."""
-    from bs4 import BeautifulSoup, NavigableString
-
-    soup = BeautifulSoup(page_html, "html.parser")
-    pending, linked = targets(), []
-    for container in soup.find_all("div", class_=PROSE):
-        for node in list(container.find_all(string=True)):
-            if type(node) is not NavigableString or _skipped(node, container):
-                continue
-            while pending:
-                found = _first_match(str(node), pending)
-                if found is None:
-                    break
-                match, target = found
-                text = str(node)
-                link = soup.new_tag("a", href=target[3], attrs={"class": f"sslviz-{target[0]}"})
-                link.string = match.group(0)
-                after = NavigableString(text[match.end():])
-                node.replace_with(NavigableString(text[:match.start()]), link, after)
-                node = after
-                pending.remove(target)
-                linked.append(target[1])
-    return str(soup), linked
+def contents_nav(sections):
+    """HTML of the page's contents: its ``h2`` and ``h3`` sections linked to their anchors (empty
+    when the page has none)."""
+    items = [f'<li class="sslviz-toc-h{s["level"]}"><a href="#{html.escape(s["id"])}">'
+             f'{html.escape(s["title"])}</a></li>' for s in sections if s["level"] in (2, 3)]
+    if not items:
+        return ""
+    return ('<nav class="sslviz-toc" aria-labelledby="sslviz-toc-title">\n'
+            '<p id="sslviz-toc-title" class="sslviz-toc-title">On this page</p>\n<ol>\n'
+            + "\n".join(items) + "\n</ol>\n</nav>")
 
 
-def page(title, body, colours, root=""):
-    """A page of the site (not a lecture) in its colours, with a link back to the contents."""
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{html.escape(title)}</title>\n<style>\n{colours}\n"
-            "body { font-family: sans-serif; max-width: 50em; margin: 2em auto; "
-            "padding: 0 1em; line-height: 1.5; }\n</style>\n</head>\n<body>\n<main>\n"
-            f'<p><a rel="contents" href="{root}index.html">Contents</a></p>\n'
-            f"<h1>{html.escape(title)}</h1>\n{body}\n</main>\n</body>\n</html>\n")
+def search_index(pages):
+    """The JavaScript of ``search-index.js``: every section of every page (``pages``: the
+    entries of :func:`sslviz.site.render` with their ``sections``), as the page's script reads it.
+    """
+    records = [{"page": page["title"], "href": page["href"] + (f"#{s['id']}" if s["id"] else ""),
+                "title": s["title"] or page["title"], "text": s["text"]}
+               for page in pages for s in page["sections"]]
+    return ("/* The lecture site's search index, written by python -m sslviz.site */\n"
+            "window.SSLVIZ_SEARCH_INDEX = " + json.dumps(records, ensure_ascii=False) + ";\n")
 
 
-def _lecture_links(keys, cited_by, entries):
-    numbers = cited_by.get(keys, [])
-    return ", ".join(f'<a href="{html.escape(entries[n - 1]["href"])}">Lecture {n}</a>'
-                     for n in numbers)
+# ---------------------------------------------------------------- download and launch
 
 
-def glossary_page(entries, colours):
-    """The glossary: every term with its definition and the lecture that explains it."""
-    items = []
-    for term in TERMS:
-        lecture = entries[term.lecture - 1] if term.lecture <= len(entries) else None
-        where = (f' (<a href="{html.escape(lecture["href"])}">Lecture {term.lecture}</a>)'
-                 if lecture else f" (Lecture {term.lecture})")
-        items.append(f'<dt id="{term.key}">{html.escape(term.name)}</dt>\n'
-                     f"<dd>{html.escape(term.definition)}{where}</dd>")
-    body = ("<p>The terms of the course, each with the lecture that explains it. On the "
-            "lecture pages, the first use of a term links here.</p>\n<dl>\n"
-            + "\n".join(items) + "\n</dl>")
-    return page("Glossary", body, colours)
+def _urls_from_pyproject(root):
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10: read the installed metadata instead
+        return None
+    try:
+        with open(Path(root) / "pyproject.toml", "rb") as file:
+            return tomllib.load(file).get("project", {}).get("urls", {})
+    except FileNotFoundError:
+        return None
 
 
-def bibliography_page(entries, cited_by, colours):
-    """The bibliography: every source with the lectures that cite it (``cited_by``: key ->
-    lecture numbers)."""
-    items = []
-    for source in SOURCES:
-        head = html.escape(source.authors) + (f" ({source.year})" if source.year else "")
-        head += "" if head.endswith(".") else "."
-        title = (f" <cite>{html.escape(source.title)}</cite>." if source.title
-                 else " (title not given in the lectures or the course's papers).")
-        venue = f" {html.escape(source.venue)}." if source.venue else ""
-        cited = _lecture_links(source.key, cited_by, entries)
-        items.append(f'<li id="{source.key}">{head}{title}{venue}'
-                     + (f" Cited in {cited}." if cited else "") + "</li>")
-    body = ("<p>The works the lectures cite, with the lectures that cite them. Venues are given "
-            "as the papers the course reproduces print them in their reference lists; where none "
-            "of them names a work, only what the lecture says is given.</p>\n<ul>\n"
-            + "\n".join(items) + "\n</ul>")
-    return page("Bibliography", body, colours)
+def _urls_from_metadata():
+    try:
+        entries = importlib.metadata.metadata("sslviz").get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        return {}
+    return dict(entry.split(", ", 1) for entry in entries if ", " in entry)
 
 
-def colours_css(templates):
-    """The site's colours (one style sheet, shared by every page)."""
-    return (Path(templates) / "sslviz" / "static" / "colours.css").read_text(encoding="utf-8")
+def project_repository(urls=None, root=ROOT):
+    """``owner/name`` of the project's GitHub repository, from ``[project.urls]`` of
+    ``pyproject.toml`` (else the installed package's metadata); None when it names none."""
+    if urls is None:
+        urls = _urls_from_pyproject(root)
+        urls = _urls_from_metadata() if urls is None else urls
+    by_key = {key.lower(): value for key, value in urls.items()}
+    for key in URL_KEYS:
+        match = GITHUB.match(str(by_key.get(key, "")).strip())
+        if match:
+            return match[1]
+    return None
+
+
+def launch_links(repo, notebook_name):
+    """Binder and Colab URLs that open ``notebooks/<notebook_name>`` of ``repo`` (``owner/name``),
+    or an empty dict without a repository."""
+    if not repo:
+        return {}
+    path = f"{NOTEBOOK_FOLDER}/{notebook_name}"
+    return {"binder": BINDER.format(repo=repo, path=quote(path, safe="")),
+            "colab": COLAB.format(repo=repo, branch=BRANCH, path=quote(path))}
+
+
+def toolbar(download=None, launch=None):
+    """HTML of the bar at the top of every page: search, the theme toggle and, on a lecture page,
+    the notebook's download and launch links."""
+    links = []
+    if download:
+        links.append(f'<a class="sslviz-download" href="{html.escape(download)}" download>'
+                     "Download .ipynb</a>")
+    for key, label in (("binder", "Launch on Binder"), ("colab", "Open in Colab")):
+        if launch and launch.get(key):
+            links.append(f'<a class="sslviz-launch-{key}" href="{html.escape(launch[key])}" '
+                         f'rel="noopener">{label}</a>')
+    return ('<div class="sslviz-toolbar">\n'
+            '<form class="sslviz-search" role="search">\n'
+            '<label for="sslviz-search-input" class="sslviz-visually-hidden">Search the lectures'
+            '</label>\n<input id="sslviz-search-input" type="search" autocomplete="off" '
+            'placeholder="Search the lectures" aria-controls="sslviz-search-results">\n'
+            '<ol id="sslviz-search-results" class="sslviz-search-results" aria-live="polite">'
+            "</ol>\n</form>\n"
+            + "".join(f"<span>{link}</span>\n" for link in links)
+            + '<button type="button" class="sslviz-theme-toggle" aria-pressed="false">'
+            "Dark theme</button>\n</div>")
+
+
+# ---------------------------------------------------------------- the printable book
+
+MAIN = re.compile(r"<main>(.*)</main>", re.DOTALL)
+ID_OR_ANCHOR = re.compile(r'(\s(?:id|href)=")(#?)([^"]*)"')
+
+
+def _book_chapter(page_html, prefix, lecture_hrefs):
+    """The ``<main>`` of a page for the book: its ids prefixed (unique in the book), links to
+    other lectures turned into links to their chapters, solutions unfolded."""
+    body = MAIN.search(page_html)[1]
+
+    def rewrite(match):
+        lead, hash_, value = match.groups()
+        if lead.strip().startswith("id"):
+            return f'{lead}{prefix}-{value}"'
+        if hash_:
+            return f'{lead}#{prefix}-{value}"'
+        page, _, anchor = value.partition("#")
+        if page in lecture_hrefs:
+            chapter = lecture_hrefs[page]
+            return f'{lead}#{chapter}-{anchor}"' if anchor else f'{lead}#{chapter}"'
+        return match[0]
+
+    body = ID_OR_ANCHOR.sub(rewrite, body)
+    return body.replace('<details class="sslviz-solution">',
+                        '<details class="sslviz-solution" open>')
+
+
+def book_page(pages, head):
+    """HTML of the book: every lecture's page body in order, each starting on a new printed page.
+
+    ``pages``: (href, rendered HTML) in teaching order; ``head``: the ``<head>`` to use."""
+    hrefs = {href: Path(href).stem for href, _ in pages}
+    chapters = [f'<section class="sslviz-chapter" id="{hrefs[href]}">\n'
+                f"{_book_chapter(text, hrefs[href], hrefs)}\n</section>" for href, text in pages]
+    return ('<!DOCTYPE html>\n<html lang="en">\n' + head + '\n<body class="jp-Notebook '
+            'sslviz-book">\n<main>\n' + "\n".join(chapters) + "\n</main>\n</body>\n</html>\n")
+
+
+def find_chromium(environ=None):
+    """``$SSLVIZ_CHROMIUM`` if it is a file, else the system Chromium, else None."""
+    environ = os.environ if environ is None else environ
+    chosen = environ.get("SSLVIZ_CHROMIUM")
+    if chosen:
+        return chosen if Path(chosen).is_file() else None
+    found = next((path for path in CHROMIUM_CANDIDATES if Path(path).is_file()), None)
+    return found or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def print_book(folder, page="book.html", pdf="book.pdf", chromium=None):
+    """Print ``folder/page`` to ``folder/pdf`` with headless Chromium, served from localhost (no
+    request leaves the machine); return the PDF's path. A missing Chromium is a
+    ``FileNotFoundError`` saying how to get one."""
+    chromium = chromium or find_chromium()
+    if chromium is None:
+        raise FileNotFoundError("Chromium was not found: install it (Debian/Ubuntu: `sudo apt-get "
+                                "install chromium`) or point SSLVIZ_CHROMIUM at a Chromium binary")
+    handler = functools.partial(_Quiet, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    target = Path(folder, pdf)
+    profile = Path(folder, ".chromium-profile")
+    try:
+        result = subprocess.run(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+             "--disable-background-networking", "--disable-component-update", "--no-first-run",
+             "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+             f"--user-data-dir={profile}", "--no-pdf-header-footer",
+             "--run-all-compositor-stages-before-draw",
+             f"--virtual-time-budget={PRINT_BUDGET_MS}", f"--print-to-pdf={target}",
+             f"http://127.0.0.1:{server.server_address[1]}/{page}"],
+            capture_output=True, text=True, timeout=PRINT_TIMEOUT_S, check=False)
+    finally:
+        server.shutdown()
+        server.server_close()
+        shutil.rmtree(profile, ignore_errors=True)
+    if not target.is_file() or target.stat().st_size == 0:
+        raise RuntimeError(f"Chromium did not print {page} (exit {result.returncode}): "
+                           f"{result.stderr.strip()[-500:]}")
+    return target
+
+
+def pdf_page_count(path):
+    """How many pages a PDF written by Chromium holds (its ``/Type /Page`` objects)."""
+    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", Path(path).read_bytes()))

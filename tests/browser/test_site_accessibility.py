@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from sslviz import site, site_pages
+from sslviz import site, site_reference
 from sslviz.bibliography import SOURCES
 from sslviz.glossary import TERMS
 
@@ -27,7 +27,7 @@ from .test_site import serve
 pytestmark = pytest.mark.xdist_group("site")
 LECTURES = site.lectures(NOTEBOOKS)
 LECTURE_PAGES = [p.with_suffix(".html").name for p in LECTURES]
-PAGES = ["index.html", site_pages.GLOSSARY, site_pages.BIBLIOGRAPHY, *LECTURE_PAGES,
+PAGES = ["index.html", site_reference.GLOSSARY, site_reference.BIBLIOGRAPHY, *LECTURE_PAGES,
          *([site.REPORT_PAGE["href"]] if site.REPORT.is_file() else [])]
 
 
@@ -90,7 +90,7 @@ def test_every_page_links_the_glossary_and_the_bibliography(built):
     for name, page in pages.items():
         targets = {urlsplit(link).path for link in page.links}
         if name == "index.html" or name in LECTURE_PAGES:
-            assert {site_pages.GLOSSARY, site_pages.BIBLIOGRAPHY} <= targets, name
+            assert {site_reference.GLOSSARY, site_reference.BIBLIOGRAPHY} <= targets, name
         else:
             assert "index.html" in targets, name
 
@@ -100,11 +100,11 @@ def test_every_term_and_source_is_linked_from_a_lecture(built):
     lecture_links = {name: set(pages[name].links) for name in LECTURE_PAGES}
     for term in TERMS:
         own = LECTURE_PAGES[term.lecture - 1]
-        assert f"{site_pages.GLOSSARY}#{term.key}" in lecture_links[own], (term.key, own)
+        assert f"{site_reference.GLOSSARY}#{term.key}" in lecture_links[own], (term.key, own)
     for source in SOURCES:
-        href = f"{site_pages.BIBLIOGRAPHY}#{source.key}"
+        href = f"{site_reference.BIBLIOGRAPHY}#{source.key}"
         assert any(href in links for links in lecture_links.values()), source.key
-    cited = pages[site_pages.BIBLIOGRAPHY].links
+    cited = pages[site_reference.BIBLIOGRAPHY].links
     assert all(link in cited for link in ("04_em_naive_bayes.html", "09_hybrid_generative_"
                                           "discriminative.html"))
 
