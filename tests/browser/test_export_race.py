@@ -16,28 +16,21 @@ with the caption.
 from __future__ import annotations
 
 import base64
-import io
 import re
 import time
 from pathlib import Path
 
 import nbformat
-import numpy as np
 import pytest
 from helpers import PATIENCE_S
-from PIL import Image
 
 from sslviz.slides import apply_slides
 
-from .test_classroom import SAVED, run_all_cells
+from .test_classroom import MATCH_LIMIT, SAVED, SHOWN_PNG_JS, png_difference, run_all_cells
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SLOW_S = 1.0
-MATCH_LIMIT = 12.0
-"""Mean absolute grey-level difference (0-255) allowed between the export scaled to the screen
-image and that image: rendering at 200 and at 90 dpi differs by a few levels at the edges of text
-and lines; two different frames of this explorer differ by far more (checked in the test)."""
 SETTLED_S = 3.0  # the caption unchanged this long, after the export: the explorer is at rest
 
 EXPLORER_CELL = f"""\
@@ -64,14 +57,6 @@ explorer = Explorer("export-race", figure, {{"step": slider}}, update, extra_con
 explorer
 """
 
-SHOWN_PNG_JS = """async img => {
-    const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
-    let text = '';
-    for (const byte of bytes) { text += String.fromCharCode(byte); }
-    return btoa(text);
-}"""
-
-
 def write_notebook(path, cells):
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
@@ -90,19 +75,6 @@ def shown_png(figure):
     return base64.b64decode(figure.evaluate(SHOWN_PNG_JS))
 
 
-def grey(png, size=None):
-    image = Image.open(io.BytesIO(png) if isinstance(png, bytes) else png).convert("L")
-    if size is not None:
-        image = image.resize(size, Image.Resampling.LANCZOS)
-    return np.asarray(image, dtype=float)
-
-
-def difference(a, b):
-    """Mean absolute grey-level difference of two PNGs, ``b`` scaled to ``a``'s size."""
-    first = grey(a)
-    return float(np.abs(first - grey(b, size=first.shape[::-1])).mean())
-
-
 def wait_until_settled(caption, readout):
     """Wait until the caption shows the slider's value and stays unchanged ``SETTLED_S``."""
     deadline = time.monotonic() + PATIENCE_S
@@ -118,7 +90,7 @@ def wait_until_settled(caption, readout):
     pytest.fail(f"the explorer did not settle: caption {last!r}")
 
 
-def test_the_export_is_the_figure_on_screen_after_moves_during_a_redraw(page, lab):
+def test_the_export_is_the_figure_on_screen_after_moves_during_a_redraw(page, lab, tmp_path):
     write_notebook(lab.root / "export_race.ipynb", [nbformat.v4.new_code_cell(EXPLORER_CELL)])
     open_and_run(page, lab, "export_race.ipynb")
     explorer = page.locator(".sslviz-explorer")
@@ -145,16 +117,14 @@ def test_the_export_is_the_figure_on_screen_after_moves_during_a_redraw(page, la
     shown_caption = wait_until_settled(caption, readout)
     after = shown_png(figure)
     assert shown_caption == "step=3"
-    assert difference(before, after) > 4 * MATCH_LIMIT, "the test's frames must differ clearly"
+    (tmp_path / "after.png").write_bytes(after)
+    assert png_difference(before, tmp_path / "after.png") > 4 * MATCH_LIMIT, (
+        "the test's frames must differ clearly")
 
     exported = Path(saved["folder"]) / f"{saved['base']}.png"
     assert saved["base"] == "export-race__step-3", (
         f"exported {saved['base']} while the screen shows {shown_caption}")
-    with Image.open(exported) as image:
-        exported_size = image.size
-    shown_size = Image.open(io.BytesIO(after)).size
-    assert abs(exported_size[0] / exported_size[1] - shown_size[0] / shown_size[1]) < 0.01
-    assert difference(after, exported.read_bytes()) < MATCH_LIMIT
+    assert png_difference(after, exported) < MATCH_LIMIT
     assert not [p.name for p in exported.parent.iterdir() if p.name.startswith(".")], (
         "a temporary file of the export was left behind")
 
