@@ -9,7 +9,7 @@ import gc
 import ipywidgets as widgets
 import numpy as np
 import pytest
-from helpers import in_fresh_thread, until
+from helpers import PATIENCE_S, in_fresh_thread, until
 from matplotlib.figure import Figure
 
 import sslviz.export
@@ -198,6 +198,7 @@ def test_a_value_set_in_another_thread_during_a_redraw_is_drawn_after_it_never_d
     """JupyterLab may send a widget message on a kernel subshell (another thread) while the main
     thread redraws: the change waits for the redraw, then is drawn; the two never interleave."""
     import threading
+    import time
 
     entered, release, inside = threading.Event(), threading.Event(), []
     controls = {"step": widgets.IntSlider(0, min=0, max=9)}
@@ -209,21 +210,21 @@ def test_a_value_set_in_another_thread_during_a_redraw_is_drawn_after_it_never_d
         assert len(inside) == 1, f"two updates at once: {inside}"
         if values["step"] == 1:
             entered.set()
-            release.wait(timeout=60)
+            release.wait(timeout=PATIENCE_S)
         ax.set_title(f"step {values['step']}")
         inside.pop()
 
     explorer = Explorer("threads", figure, controls, update)
     first = threading.Thread(target=lambda: setattr(controls["step"], "value", 1))
     first.start()
-    assert entered.wait(timeout=60)
+    assert entered.wait(timeout=PATIENCE_S)
     second = threading.Thread(target=lambda: setattr(controls["step"], "value", 2))
     second.start()
-    second.join(timeout=0.5)
+    time.sleep(0.2)
     assert second.is_alive()  # waiting for the redraw of step 1 to finish
     release.set()
-    first.join(timeout=60)
-    second.join(timeout=60)
+    first.join(timeout=PATIENCE_S)
+    second.join(timeout=PATIENCE_S)
     assert explorer.caption.value == "step=2"
     assert ax.get_title() == "step 2"
     assert explorer.figure_on_screen() is figure
