@@ -194,6 +194,33 @@ def test_an_export_clicked_before_a_value_arrives_saves_the_figure_of_that_value
     assert explorer.figure.axes[0].get_title() == "slope 7"
 
 
+def test_an_export_waits_for_a_value_whose_redraw_waits_in_another_thread(_figures_dir):
+    """A value set on a kernel subshell while the figure is busy: the export waits for its
+    redraw instead of refusing the figure as not matching the controls."""
+    import threading
+
+    from sslviz.widgets.base import EXPORT_SETTLE_S
+
+    async def scenario():
+        explorer = line_explorer(n_labeled=3)
+        explorer._lock.acquire()  # busy: e.g. a frame drawn ahead
+        setter = threading.Thread(
+            target=lambda: setattr(explorer.controls["n_labeled"], "value", 6))
+        setter.start()  # the value is set; its redraw waits for the lock
+        assert await until(lambda: explorer.controls["n_labeled"].value == 6)
+        click_export(explorer)
+        await asyncio.sleep(3 * EXPORT_SETTLE_S)  # the export looked, and waited
+        explorer._lock.release()
+        assert await until(lambda: explorer.export.last_paths or not setter.is_alive()
+                           and explorer.export.controls["label"].value != "Exporting ...")
+        setter.join(timeout=PATIENCE_S)
+        return explorer
+
+    explorer = in_fresh_thread(lambda: asyncio.run(scenario()))
+    name = figure_basename("test-line", {"n_labeled": 6, "iteration": 0, "kind": "a"})
+    assert explorer.export.controls["label"].value.startswith(f"Saved {name}.")
+
+
 def test_a_value_set_in_another_thread_during_a_redraw_is_drawn_after_it_never_dropped():
     """JupyterLab may send a widget message on a kernel subshell (another thread) while the main
     thread redraws: the change waits for the redraw, then is drawn; the two never interleave."""

@@ -68,6 +68,9 @@ EXPORT_SETTLE_S = 0.5
 """An export waits until the figure on screen has not changed for this long (seconds): a control
 value the widget front end held back during a redraw, sent once the kernel is idle, arrives well
 within it (see :mod:`sslviz.widgets.export_control`)."""
+EXPORT_MAX_WAITS = 40
+"""After this many waits (20 s) an export runs whatever the figure shows: it exports, or refuses
+with the reason (:meth:`Explorer.figure_on_screen`), instead of waiting for ever."""
 PREPARE_AHEAD = 6
 """Settings prepared ahead along the refit controls: up to three further the way the last change
 went, then one step each way along every control of ``prepare_along``, then two..."""
@@ -333,21 +336,24 @@ class Explorer(widgets.VBox):
         return self.figure
 
     def when_settled(self, task):
-        """Run ``task`` (an export) once no redraw has happened for :data:`EXPORT_SETTLE_S`.
+        """Run ``task`` (an export) once no redraw has happened for :data:`EXPORT_SETTLE_S` and
+        none is waiting (a value set in another thread, its redraw waiting for the lock).
 
         The kernel runs it between messages, as it draws frames ahead; where no event loop runs
         (tests, scripts) it runs at once. It runs holding the figure's lock: no redraw, in this
         thread or another, changes the figure while it is saved.
         """
-        seen = self._redraws
+        seen, waits = self._redraws, 0
 
         def check():
-            nonlocal seen
+            nonlocal seen, waits
             with self._lock:
-                if self._redraws == seen:
+                # a value set in another thread whose redraw waits for this lock: not settled
+                pending = self.last_error is None and self._shown_values != self.values()
+                if (self._redraws == seen and not pending) or waits >= EXPORT_MAX_WAITS:
                     task()
                     return
-                seen = self._redraws
+                seen, waits = self._redraws, waits + 1
             call_when_idle(check, EXPORT_SETTLE_S)
 
         if not call_when_idle(check, EXPORT_SETTLE_S):
