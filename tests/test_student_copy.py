@@ -153,7 +153,7 @@ class Lab:
             data=None if body is None else json.dumps(body).encode(),
             headers={"Authorization": f"token {self.token}",
                      "Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=60) as response:
+        with urllib.request.urlopen(request, timeout=PATIENCE_S / 5) as response:
             return json.loads(response.read() or b"null")
 
     def wait(self):
@@ -170,7 +170,7 @@ class Lab:
     def stop(self):
         self.process.send_signal(signal.SIGINT)
         try:
-            self.process.wait(timeout=30)
+            self.process.wait(timeout=30)  # a grace period: then kill
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
