@@ -19,8 +19,8 @@ lecture of ``notebooks/`` is copied there the first time it is missing and never
 running and saving a lecture never changes a tracked file and ``git pull`` never conflicts.
 ``--reset NN`` moves lecture NN's copy to ``work/backups/`` and copies the lecture afresh. The
 environment's JupyterLab gets defaults that keep the news and update checks off
-(``share/jupyter/lab/settings/overrides.json`` in the environment; the user's own settings still
-win and are not touched).
+(``share/jupyter/lab/settings/overrides.d/sslviz.json`` in the environment; the user's own
+settings still win and are not touched).
 
 Then the corpora the notebooks need are fetched (``python -m sslviz.datasets fetch ...``). Files
 already in ``SSLVIZ_DATA`` (or ``data/``) are not downloaded again. Without internet, ``lab`` says
@@ -457,17 +457,12 @@ def reset_lecture(lecture, root=ROOT, stamp=None):
 
 
 def write_lab_defaults(settings_dir):
-    """Merge :data:`LAB_DEFAULTS` into ``settings_dir/overrides.json`` (JupyterLab's defaults for
-    the environment; what the user set keeps precedence)."""
-    path = Path(settings_dir) / "overrides.json"
-    try:
-        current = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        current = {}
-    for plugin, values in LAB_DEFAULTS.items():
-        current[plugin] = {**current.get(plugin, {}), **values}
+    """Write :data:`LAB_DEFAULTS` to ``settings_dir/overrides.d/sslviz.json``: JupyterLab's
+    defaults for this environment, in a file of our own (an ``overrides.json`` and the user's
+    settings still take precedence)."""
+    path = Path(settings_dir) / "overrides.d" / "sslviz.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(current, indent=2) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(LAB_DEFAULTS, indent=2) + "\n", encoding="utf-8")
     return path
 
 

@@ -347,7 +347,7 @@ def test_lab_command_opens_jupyterlab_even_without_data(run_script, recorded, mo
     assert argv[1:7] == ["lab", "work/", "--LabApp.news_url=None", "--no-browser", "--port",
                          "8899"]
     assert chdirs == [root]
-    overrides = root / ".venv" / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    overrides = root / ".venv/share/jupyter/lab/settings/overrides.d/sslviz.json"
     assert json.loads(overrides.read_text())["@jupyterlab/apputils-extension:notification"] == {
         "fetchNews": "false", "checkForUpdates": False}
 

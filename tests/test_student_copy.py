@@ -113,16 +113,17 @@ def test_a_bad_reset_stops_before_any_setup(run_script, clone, monkeypatch, caps
     assert "run.py: error: --reset 99: no lecture has that number" in capsys.readouterr().err
 
 
-def test_lab_defaults_merge_into_the_environments_overrides(run_script, tmp_path):
-    path = tmp_path / "overrides.json"
-    path.write_text(json.dumps({
-        "@jupyterlab/apputils-extension:themes": {"theme": "JupyterLab Dark"},
-        "@jupyterlab/apputils-extension:notification": {"doNotDisturbMode": True}}))
-    assert run_script.write_lab_defaults(tmp_path) == path
+def test_lab_defaults_are_a_file_of_their_own(run_script, tmp_path):
+    mine = tmp_path / "overrides.json"  # an administrator's or user's overrides: left alone
+    mine.write_text('{"@jupyterlab/apputils-extension:themes": {"theme": "JupyterLab Dark"}}')
+    before = mine.read_text()
+    path = run_script.write_lab_defaults(tmp_path)
+    assert path == tmp_path / "overrides.d" / "sslviz.json"
     assert json.loads(path.read_text()) == {
-        "@jupyterlab/apputils-extension:themes": {"theme": "JupyterLab Dark"},
-        "@jupyterlab/apputils-extension:notification": {
-            "doNotDisturbMode": True, "fetchNews": "false", "checkForUpdates": False}}
+        "@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
+                                                        "checkForUpdates": False}}
+    assert mine.read_text() == before
+    assert run_script.write_lab_defaults(tmp_path) == path  # a second start rewrites the same
 
 
 # -- the real thing: JupyterLab on the copy, a lecture opened and saved through its API ---------
@@ -132,7 +133,7 @@ class Lab:
             sock.bind(("127.0.0.1", 0))
             self.port = sock.getsockname()[1]
         self.token = secrets.token_hex(16)
-        settings = run_script.write_lab_defaults(tmp / "app-settings").parent
+        settings = run_script.write_lab_defaults(tmp / "app-settings").parents[1]
         jupyter = Path(sys.executable).with_name("jupyter")
         command = run_script.lab_command(jupyter, [
             "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}",
