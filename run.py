@@ -438,10 +438,13 @@ def prepare_work(root=ROOT):
 
 def reset_lecture(lecture, root=ROOT, stamp=None):
     """Move ``work/``'s copy of ``lecture`` (a path in notebooks/) to ``work/backups/`` and copy
-    the lecture afresh; returns the backup's path (``None`` when there was no copy)."""
+    the lecture afresh; returns the backup's path (``None`` when there was no copy, or it was
+    still the lecture as it is)."""
     work = Path(root) / WORK
     target = work / lecture.name
     backup = None
+    if target.is_file() and target.read_bytes() == lecture.read_bytes():
+        return None
     if target.exists():
         stamp = stamp or time.strftime("%Y%m%d-%H%M%S")
         (work / BACKUPS).mkdir(parents=True, exist_ok=True)
