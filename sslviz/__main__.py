@@ -101,8 +101,9 @@ def _cache(args) -> int:
     entries = sum(count for count, _ in sizes.values())
     print(f"result cache {folder}: {format_size(total)} in {entries} entries")
     if args.size:
+        width = max(map(len, sizes), default=0)
         for kind, (count, size) in sizes.items():
-            print(f"  {kind:<24} {count:>5} entries {format_size(size):>10}")
+            print(f"  {kind:<{width}} {count:>5} entries {format_size(size):>10}")
         store = store_dir()
         if store is not None:
             stored = cache_size(store)
