@@ -132,3 +132,24 @@ def test_projection_charges_each_group_its_measured_time_interpolated_between_si
     summary = {"settings": {"tuned": {"records": [r for r in records if r["method"] != "tsvm"]}}}
     assert R.projection(summary, "tuned", sizes=(100,), n_splits=2)[4] == [("tsvm",)]
     assert "never measured: [('tsvm',)]" in R.projection_text(summary, "tuned")
+
+
+def test_the_summary_command_writes_the_file_from_the_cache(tmp_path, monkeypatch, capsys):
+    from sslviz.experiments.__main__ import main
+    from sslviz.text import CountCorpus
+
+    corpus = CountCorpus(X, Y, ["a", "b", "c"], np.array([f"w{i}" for i in range(30)]),
+                         np.array([f"d{i}" for i in range(300)]))
+    monkeypatch.setattr(fisher, "load_fisher_corpus", lambda: corpus)
+    monkeypatch.setattr(R, "RESULTS_FILE", tmp_path / "fisher.json")
+    assert main(["fisher-table", "--sizes", "100", "--unlabeled", "50", "--splits", "0",
+                 "--methods", "counts", "--n-jobs", "1"]) == 0
+    capsys.readouterr()
+    assert main(["fisher", "summary"]) == 0
+    out = capsys.readouterr().out
+    [record] = R.read_results(tmp_path / "fisher.json")["settings"]["tuned"]["records"]
+    assert (record["n_labeled"], record["n_unlabeled"], record["split"], record["method"]) == (
+        100, 0, 0, "counts")
+    assert R.read_results(tmp_path / "fisher.json")["settings"]["paper"]["records"] == []
+    assert out.startswith(f"tuned settings, {tmp_path / 'fisher.json'}:")
+    assert "never measured" in out  # only the count SVM was run
