@@ -132,6 +132,9 @@ def test_projection_charges_each_group_its_measured_time_interpolated_between_si
     summary = {"settings": {"tuned": {"records": [r for r in records if r["method"] != "tsvm"]}}}
     assert R.projection(summary, "tuned", sizes=(100,), n_splits=2)[4] == [("tsvm",)]
     assert "never measured: [('tsvm',)]" in R.projection_text(summary, "tuned")
+    empty = {"settings": {"paper": {"records": []}}}
+    assert R.projection_text(empty, "paper").endswith("none yet: Table 1 (7 sizes x 5 splits) "
+                                                      "is 175 jobs")  # no linear: it is counts
 
 
 def test_the_summary_command_writes_the_file_from_the_cache(tmp_path, monkeypatch, capsys):

@@ -284,6 +284,10 @@ def projection_text(summary, name):
         lines.append(f"  {size:>5} labeled, {'+'.join(group):<12} {np.mean(values):7.0f} s "
                      f"({len(values)} split{'s' * (len(values) > 1)})")
     total, remaining, n_jobs, n_done, missing = projection(summary, name)
+    if not times:
+        lines.append(f"  none yet: Table 1 ({len(PAPER_SIZES)} sizes x {PAPER_N_SPLITS} "
+                     f"splits) is {n_jobs} jobs")
+        return "\n".join(lines)
     bound = "at least " if missing else ""
     lines.append(f"  Table 1 ({len(PAPER_SIZES)} sizes x {PAPER_N_SPLITS} splits, {n_jobs} jobs,"
                  f" {n_done} done): {bound}{duration(total)} in all, {bound}{duration(remaining)}"
