@@ -291,5 +291,7 @@ def projection_text(summary, name):
     bound = "at least " if missing else ""
     lines.append(f"  Table 1 ({len(PAPER_SIZES)} sizes x {PAPER_N_SPLITS} splits, {n_jobs} jobs,"
                  f" {n_done} done): {bound}{duration(total)} in all, {bound}{duration(remaining)}"
-                 " left, on one process" + (f"; never measured: {missing}" if missing else ""))
+                 " left, on one process (a size not measured is charged the time interpolated "
+                 "between measured sizes, beyond them the nearest one's: an estimate)"
+                 + (f"; never measured: {missing}" if missing else ""))
     return "\n".join(lines)
