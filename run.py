@@ -5,7 +5,7 @@
     python3 run.py test [pytest options]        set up .venv and the data, run ruff and all tests
     python3 run.py site [sslviz.site options]   set up .venv, build the lecture site (build/site)
 
-Both commands first make sure the environment exists: ``.venv`` beside this file (or the folder
+Each command first makes sure the environment exists: ``.venv`` beside this file (or the folder
 named by ``SSLVIZ_VENV``) is created with the ``venv`` module of the Python running this script, and
 ``pip install -e .[lab]`` (``lab``) or ``.[test]`` (``test``: the classroom and the test tools) runs
 only when ``pyproject.toml`` changed since the last install or an extra is missing (its sha256 and
@@ -199,7 +199,7 @@ def ensure_environment(root=ROOT, venv=None, extras=("test",)):
                                                else "new extras")
         wanted = set(extras) | had
         wanted = sorted(wanted - {i for n in wanted for i in EXTRAS_INCLUDED.get(n, ())})
-        say(f"installing sslviz and its dependencies into {shown} ({why}; about a minute) ...")
+        say(f"installing sslviz and its dependencies into {shown} ({why}; 1-6 minutes) ...")
         code = run([*pip, "install", "-e", f".[{','.join(wanted)}]"], cwd=root)
         if code != 0:
             say(f"pip failed (exit code {code}); fix the message above and run this again.")
@@ -386,7 +386,7 @@ def command_site(args, root=ROOT):
     say("building the lecture site (nbconvert; the notebooks are not executed) ...")
     code = run([python, "-m", "sslviz.site", *args.extra], cwd=root)
     if code == 0:
-        say("open build/site/index.html in a browser (it works offline).")
+        say("open the index.html named above in a browser (it works offline).")
     return code
 
 

@@ -38,13 +38,25 @@ class UsageError(ValueError):
     """Something the user gave a command cannot be used; the message says what and how to fix it."""
 
 
+EXPERIMENTS_PROG = "python -m sslviz.experiments"
+SCHEDULER_HELP = ("run the jobs on this Dask cluster (tcp://host:8786; pip install "
+                  "sslviz[cluster]), with the same cache, resume and progress bar")
+
+
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr (exit status 2)."""
+    """An argument parser whose errors are one line on stderr (exit status 2).
+
+    A sub-command of ``python -m sslviz.experiments`` also lists ``--scheduler ADDRESS`` in its
+    help: the dispatcher takes that option off the command line before the sub-command parses
+    it (:func:`sslviz.experiments.__main__.pop_scheduler`), so it is listed here, never read.
+    """
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.add_argument(DEBUG_FLAG, action="store_true",
                           help="show the full traceback of an error (for bug reports)")
+        if self.prog.startswith(EXPERIMENTS_PROG + " "):
+            self.add_argument("--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP)
 
     def error(self, message):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")

@@ -5,7 +5,9 @@ nbconvert and the template in ``site/templates/sslviz`` into ``OUT`` (default ``
 notebooks are not executed: the pages show the outputs committed by ``sslviz execute``. MathJax
 comes from the ``sphinx-mathjax-offline`` package and is copied into the site, so neither the build
 nor a reader needs the internet. The site is built in a temporary folder beside ``OUT`` and moved
-in place at the end. ``OUT`` must be new, empty or an earlier site (its
+in place at the end. The replication report (``docs/replication.md``, written by ``python -m
+sslviz.experiments report``) becomes ``replication.html``, linked from the contents page.
+``OUT`` must be new, empty or an earlier site (its
 :data:`sslviz.cli.OUTPUT_MARKER`): the build never replaces a folder it did not make.
 
 A published page runs no script from a notebook: markdown cells and HTML or markdown outputs are
@@ -33,6 +35,7 @@ from sslviz.hosted import REPOSITORY
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "site" / "templates"
+REPORT = ROOT / "docs" / "replication.md"  # written by `python -m sslviz.experiments report`
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MATHJAX_PACKAGE = "sphinx-mathjax-offline"
 INSTALL_HINT = "install the site tools with `pip install -e '.[site]'` (`python3 run.py site` does)"
@@ -150,8 +153,9 @@ def _link(path, title):
     return {"href": Path(path).with_suffix(".html").name, "title": title}
 
 
-def contents_page(entries, binder=None):
-    """HTML of the contents page: the lectures in teaching order, each linked to its page."""
+def contents_page(entries, binder=None, report=None):
+    """HTML of the contents page: the lectures in teaching order, each linked to its page, then
+    ``report`` (an entry: the replication report's page) when given."""
     items = "\n".join(f'  <li><a href="{html.escape(e["href"])}">{html.escape(e["title"])}</a></li>'
                       for e in entries)
     badge = ""
@@ -159,11 +163,38 @@ def contents_page(entries, binder=None):
         url = f"https://mybinder.org/v2/gh/{html.escape(binder)}/HEAD?urlpath=lab/tree/notebooks"
         badge = (f'<p><a class="sslviz-launch" href="{url}">Launch the notebooks on Binder</a> '
                  "(runs them in your browser; needs internet)</p>\n")
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            "<title>sslviz lectures</title>\n</head>\n<body style=\"font-family: sans-serif; "
-            "max-width: 50em; margin: 2em auto;\">\n<h1>Semi-supervised text classification: "
+    after = ""
+    if report:
+        after = (f'<p class="sslviz-report"><a href="{html.escape(report["href"])}">'
+                 f'{html.escape(report["title"])}</a>: every source\'s claims beside our runs</p>'
+                 "\n")
+    return (_page_head("sslviz lectures") + "<h1>Semi-supervised text classification: "
             "the lectures</h1>\n" + badge + '<ol class="sslviz-contents">\n' + items
-            + "\n</ol>\n" + LICENCE_NOTE + "\n</body>\n</html>\n")
+            + "\n</ol>\n" + after + LICENCE_NOTE + "\n</body>\n</html>\n")
+
+
+def _page_head(title):
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{html.escape(title)}</title>\n</head>\n<body style=\"font-family: "
+            "sans-serif; max-width: 50em; margin: 2em auto;\">\n")
+
+
+REPORT_PAGE = {"href": "replication.html", "title": "What reproduced"}
+"""The replication report's page (``docs/replication.md``, :mod:`sslviz.experiments.report`)."""
+
+
+def report_page(markdown_text):
+    """HTML of the replication report's page: its Markdown rendered (nbconvert's mistune) and
+    cleaned like a lecture's (:func:`clean_html`), with a link back to the contents."""
+    try:
+        from nbconvert.filters.markdown_mistune import markdown2html_mistune
+    except ImportError:
+        raise SiteError(f"nbconvert is not installed; {INSTALL_HINT}") from None
+    body = clean_html(markdown2html_mistune(markdown_text))
+    nav = '<p><a rel="contents" href="index.html">Contents</a></p>\n'
+    return (_page_head(f"sslviz: {REPORT_PAGE['title']}").replace("max-width: 50em",
+                                                                  "max-width: 90em")
+            + nav + body + "\n" + nav + LICENCE_NOTE + "\n</body>\n</html>\n")
 
 
 def render(paths, out, binder=None):
@@ -183,7 +214,12 @@ def render(paths, out, binder=None):
         resources = {"metadata": {"name": entries[i]["title"]}, "sslviz": nav}
         body, _ = exporter.from_notebook_node(static_view(nb), resources=resources)
         (out / entries[i]["href"]).write_text(body, encoding="utf-8")
-    (out / "index.html").write_text(contents_page(entries, binder), encoding="utf-8")
+    report = None
+    if REPORT.is_file():  # a source checkout (a wheel has no docs folder)
+        report = REPORT_PAGE
+        (out / report["href"]).write_text(report_page(REPORT.read_text(encoding="utf-8")),
+                                          encoding="utf-8")
+    (out / "index.html").write_text(contents_page(entries, binder, report), encoding="utf-8")
     (out / "lectures.json").write_text(json.dumps(entries, indent=1), encoding="utf-8")
     return entries
 

@@ -154,6 +154,8 @@ def test_a_precomputed_graph_must_be_symmetric_with_an_edge_per_node():
 
 
 def test_the_spd_solver_equals_a_dense_solve_and_falls_back_to_lu_when_cg_stalls(monkeypatch):
+    from scipy.sparse.linalg import splu
+
     import sslviz.label_propagation as lp
 
     dense = _random_graph(seed=7)
@@ -162,7 +164,10 @@ def test_the_spd_solver_equals_a_dense_solve_and_falls_back_to_lu_when_cg_stalls
     np.testing.assert_allclose(lp.solve_spd(A, B), np.linalg.solve(A.toarray(), B), rtol=1e-8)
     monkeypatch.setattr(lp, "_block_cg", lambda A, B, *args: (np.zeros_like(B),
                                                                np.zeros(B.shape[1], bool)))
+    factorised = []
+    monkeypatch.setattr(lp, "splu", lambda *a, **k: factorised.append(1) or splu(*a, **k))
     np.testing.assert_allclose(lp.solve_spd(A, B), np.linalg.solve(A.toarray(), B), rtol=1e-10)
+    assert len(factorised) == 1  # one factorisation serves every failing column
 
 
 def test_the_block_solver_takes_scipys_cg_steps_on_every_column():

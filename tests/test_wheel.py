@@ -1,7 +1,9 @@
 """The package as a student's `pip install` gets it: a wheel carries the stored results.
 
 The wheel is built offline from a copy of the checkout (``pip wheel --no-build-isolation``, the
-test environment's setuptools), installed with pip into a folder of its own, and imported from
+test environment's setuptools) -- directly, or from the source distribution a package index
+would hold (the sdist built by setuptools' PEP 517 backend, then the wheel built from it) --
+installed with pip into a folder of its own, and imported from
 a folder with no checkout around it: the stored results it reads must be the ones inside the
 installed package, and an entry must load through the result cache with the digest of the
 installed code -- the same first "Run All" as in a checkout.
@@ -14,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import textwrap
 from pathlib import Path
 
@@ -58,13 +61,32 @@ def _copy_checkout(target):
             shutil.copy2(source, target / name)
 
 
-def test_an_installed_wheel_reads_the_stored_results_from_inside_the_package(tmp_path):
+def _build_sdist(source, target):
+    """The source distribution of the checkout copy ``source``, written into ``target``."""
+    build = ("import sys\nfrom setuptools import build_meta\n"
+             "print(build_meta.build_sdist(sys.argv[1]))")
+    done = subprocess.run([sys.executable, "-c", build, str(target)], cwd=source, check=True,
+                          capture_output=True, text=True, timeout=PATIENCE_S)
+    return target / done.stdout.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("route", ["checkout", "sdist"])
+def test_an_installed_wheel_reads_the_stored_results_from_inside_the_package(tmp_path, route):
     if shutil.which("git") is None or not (REPO / ".git").exists():
         pytest.skip("needs a git checkout to copy")
-    source, wheels, site, elsewhere = (tmp_path / n for n in ("src", "whl", "site", "away"))
-    for folder in (source, wheels, site, elsewhere):
+    source, wheels, site, elsewhere, dist = (tmp_path / n for n in ("src", "whl", "site",
+                                                                     "away", "dist"))
+    for folder in (source, wheels, site, elsewhere, dist):
         folder.mkdir()
     _copy_checkout(source)
+    if route == "sdist":
+        sdist = _build_sdist(source, dist)
+        with tarfile.open(sdist) as archive:
+            names = {Path(*Path(n).parts[1:]).as_posix() for n in archive.getnames()}
+        assert {"LICENSE", "LICENSE-CONTENT.md", "README.md", "pyproject.toml",
+                "sslviz/stored_results/hybrid_paper_scale.json",
+                "sslviz/stored_results/cache/MANIFEST.json"} <= names
+        source = sdist
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
     subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(wheels),
                     str(source)], check=True, capture_output=True, timeout=PATIENCE_S)

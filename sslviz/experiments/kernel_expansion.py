@@ -676,7 +676,7 @@ def main(argv=None):
     from ..datasets import load_golub, load_splice
 
     parser = cli.Parser(
-        prog="python -m sslviz.experiments.kernel_expansion",
+        prog="python -m sslviz.experiments kernel-expansion",
         description="Figures 1 (splice) and 2 (leukemia) of Szummer & Jaakkola (2000) at paper "
         "scale: 20 random labeled sets per size; width-study: each width criterion's choice "
         "against the test error it leads to. Cached per draw; an interrupted run resumes.")
