@@ -156,3 +156,16 @@ def test_the_summary_command_writes_the_file_from_the_cache(tmp_path, monkeypatc
     assert R.read_results(tmp_path / "fisher.json")["settings"]["paper"]["records"] == []
     assert out.startswith(f"tuned settings, {tmp_path / 'fisher.json'}:")
     assert "never measured" in out  # only the count SVM was run
+
+
+def test_the_grid_of_the_file_keeps_to_the_splits_its_unlabeled_methods_ran():
+    records = [_record(1000, s, m, 1.0) for s in (0, 1) for m in ("ul-cat", "counts")]
+    records += [_record(size, s, "counts", 1.0) for size in (100, 1000) for s in (0, 1, 2)
+                if (size, s) not in {(1000, 0), (1000, 1)}]  # another run's count SVM
+    grid = R.results_grid({"settings": {"paper": {"records": records}}}, "paper")
+    np.testing.assert_array_equal(grid.sizes, [1000])
+    np.testing.assert_array_equal(grid.splits, [0, 1])
+    np.testing.assert_array_equal(grid.table(), [[50.0, 50.0]])  # ul-cat, counts: no NaN
+    wider = R.results_grid({"settings": {"paper": {"records": records}}}, "paper",
+                           sizes=[100, 1000], splits=[0, 1, 2])
+    assert np.isnan(wider.accuracy[1, 0, 2, 0]) and wider.accuracy[0, 0, 2, 1] == 0.5

@@ -184,14 +184,17 @@ def results_code_changed(summary):
 def results_grid(summary, name, *, sizes=None, unlabeled_sizes=None, splits=None):
     """The records of settings ``name`` as a :class:`~sslviz.experiments.fisher.FisherGrid`.
 
-    Default axes: the sizes, unlabeled sizes and splits the records hold. NaN where a cell was
-    not run; a labeled-only method's record fills every unlabeled size of its labeled set.
+    Default axes: the sizes, unlabeled sizes and splits at which a method that uses the
+    unlabeled posts was run (a labeled-only record can come from another run that shares its
+    cache entry, e.g. the lecture's count SVM at C = 1). NaN where a cell was not run; a
+    labeled-only method's record fills every unlabeled size of its labeled set.
     """
     records = summary["settings"][name]["records"]
-    sizes = sorted({r["n_labeled"] for r in records}) if sizes is None else list(sizes)
+    run = [r for r in records if r["method"] not in LABELED_ONLY_METHODS] or records
+    sizes = sorted({r["n_labeled"] for r in run}) if sizes is None else list(sizes)
     unlabeled_sizes = (sorted({r["n_unlabeled"] for r in records} - {0})
                        if unlabeled_sizes is None else list(unlabeled_sizes))
-    splits = sorted({r["split"] for r in records}) if splits is None else list(splits)
+    splits = sorted({r["split"] for r in run}) if splits is None else list(splits)
     methods = tuple(m for m in FISHER_METHODS if any(r["method"] == m for r in records))
     shape = (len(sizes), len(unlabeled_sizes), len(splits), len(methods))
     arrays = {field: np.full(shape, np.nan) for field in ("accuracy", "seconds", "chosen",
