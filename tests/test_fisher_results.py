@@ -169,3 +169,19 @@ def test_the_grid_of_the_file_keeps_to_the_splits_its_unlabeled_methods_ran():
     wider = R.results_grid({"settings": {"paper": {"records": records}}}, "paper",
                            sizes=[100, 1000], splits=[0, 1, 2])
     assert np.isnan(wider.accuracy[1, 0, 2, 0]) and wider.accuracy[0, 0, 2, 1] == 0.5
+
+
+def test_the_replication_report_reads_the_results_file():
+    from sslviz.experiments import report_sources
+
+    records = [_record(1000, s, m, 1.0) for s in (0, 1) for m in ("ul-cat", "counts", "nb+em")]
+    for r in records:
+        r["accuracy"] = {"ul-cat": 70.0, "counts": 60.0 + r["split"], "nb+em": 65.0}[r["method"]]
+    summary = {"settings": {"tuned": {"records": records}, "paper": {"records": []}}}
+    rows = report_sources._fisher_paper_rows(summary, fisher)
+    assert [row.claim for row in rows] == ["1000 labels: SVM (ul-cat) above SVM (counts)",
+                                           "1000 labels: SVM (ul-cat) above NB+EM (ul-cat)"]
+    assert rows[0].paper == "71.0 vs 68.9"
+    assert rows[0].ours.startswith("+9.5 ± 0.5 (n = 2; above on 100%)")
+    with pytest.raises(cli.UsageError, match="has a layout the report does not read"):
+        report_sources._fisher_paper_rows({"methods": []}, fisher)
