@@ -132,9 +132,10 @@ def width_from_distances(sq_distances, y, n_neighbors=5):
     labels ``y`` (L,)."""
     n_neighbors = check_int("n_neighbors", n_neighbors, minimum=1)
     y = np.asarray(y)
-    if len(np.unique(y)) < 2:
-        raise ValueError("the width rule needs labeled points of at least two classes "
-                         f"(got classes {np.unique(y).tolist()}); pass a number as sigma")
+    classes = np.unique(y).tolist()
+    if len(classes) < 2:
+        raise ValueError("the width rule needs labeled points of at least two classes, got "
+                         f"{len(classes)} class(es) ({classes}); pass a number as sigma")
     distances = np.sqrt(np.maximum(np.asarray(sq_distances, dtype=float), 0.0))
     kth = []
     for row, label in zip(distances, y, strict=True):

@@ -8,6 +8,8 @@ the KKT conditions and a zero duality gap at the end).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from scipy.optimize import minimize
@@ -74,7 +76,9 @@ def test_width_rule_by_hand():
     assert kernel_width(X, y, n_neighbors=1) == pytest.approx(2.5)
     assert kernel_width(X, y, n_neighbors=2) == pytest.approx(6.5)
     assert kernel_width(X, y, n_neighbors=5) == pytest.approx(6.5)  # fewer than 5: the farthest
-    with pytest.raises(ValueError, match="at least two classes"):
+    with pytest.raises(ValueError, match=re.escape(
+            "the width rule needs labeled points of at least two classes, got 1 class(es) "
+            "([0]); pass a number as sigma")):
         kernel_width(X, np.array([0, 0, -1, -1, -1]))
 
 
