@@ -69,6 +69,10 @@ CASES = [
     ("experiments", ["graph-criteria", "--seeds", "-1"], "a seed must be an integer"),
     ("experiments", ["sigma-study", "--sizes", "1"], "--sizes must be at least 2"),
     ("experiments", ["hybrid", "table", "--selection", "best"], "invalid choice"),
+    ("experiments", ["hybrid", "projection", "--selection", "best"], "invalid choice"),
+    ("experiments", ["hybrid", "projection"], "python -m sslviz.datasets fetch"),
+    ("experiments", ["hybrid", "summary", "--selection", "labeled-rows", "--readme", "README.md"],
+     "--readme shows the selection 'sigma-1, loo-log-likelihood α'"),
     # python -m sslviz.bench
     ("bench", ["em", "--repeat", "0"], "--repeat: must be a positive integer, got 0"),
     ("bench", ["em", "--n-labeled", "-5"], "--n-labeled: must be a positive integer"),

@@ -432,7 +432,8 @@ def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cach
 
     stale = {**full, "code": {"module": "sslviz.experiments.hybrid", "digest": "0" * 16}}
     path.write_text(json.dumps(stale))
-    with pytest.raises(cli.UsageError, match="holds 2 evaluation sets; .* would hold 1"):
+    with pytest.raises(cli.UsageError,
+                       match="holds 2 evaluation sets under the selection .*; .* would hold 1"):
         R.write_results([corpus], path, seeds=[0, 1])  # other code, not merged: it would shrink
     assert json.loads(path.read_text()) == stale
     H.hybrid_table(corpus, sizes=[8], seeds=[0], progress=False,  # today's code: every set
@@ -465,3 +466,144 @@ def test_mers_lambda_is_extended_by_decades_up_to_its_documented_bounds():
     down = choose_interior(lambda v: -abs(np.log10(v) + 4), H.MER_WEIGHTS, kind="entropy_weight",
                            criterion="peak at 1e-4")
     assert down.extended == () and not down.at_bound and down.params == {"entropy_weight": 1e-4}
+
+
+def test_the_file_keeps_each_selection_apart_and_a_new_one_never_drops_the_old(tmp_path):
+    corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    for selection, seeds in ((H.PAPER_SCALE_SELECTION, [0, 1]), (H.LABELED_SELECTION, [0])):
+        H.hybrid_table(corpus, sizes=[8], seeds=seeds, mer=True, progress=False,
+                       selection=selection)
+    path = tmp_path / "paper.json"
+    old = R.write_results([corpus], path, seeds=[0, 1])  # the default: the file's first
+    # a file of the first layout (one selection at the top) is read as that selection's
+    flat = {key: value for key, value in old.items() if key != "selection"}
+    path.write_text(json.dumps(flat))
+    assert R.read_results(path) == old
+    assert R.read_results(path, selection=H.LABELED_SELECTION) is None
+    fair = R.write_results([corpus], path, seeds=[0, 1], selection=H.LABELED_SELECTION)
+    assert fair["selection"] == H.LABELED_SELECTION and fair["command"].endswith(
+        "--selection 'labeled-rows'")
+    assert fair["corpora"]["webkb"]["sizes"]["8"]["seeds"] == [0]
+    assert R.read_results(path) == old  # untouched by the other selection's write
+    assert R.read_results(path, selection=H.LABELED_SELECTION) == fair
+    assert R.selections_held(path) == {H.PAPER_SCALE_SELECTION: 2, H.LABELED_SELECTION: 1}
+    whole = json.loads(path.read_text())
+    assert sorted(whole["selections"]) == sorted(H.SELECTIONS)
+    assert whole["selections"][H.LABELED_SELECTION]["code"] == code_of(H.evaluate_split)
+    # the two selections chose differently: their accuracies are each their own table's
+    labeled = H.hybrid_table(corpus, sizes=[8], seeds=[0], mer=True, progress=False,
+                             selection=H.LABELED_SELECTION)
+    np.testing.assert_allclose(fair["corpora"]["webkb"]["sizes"]["8"]["accuracy"][0],
+                               labeled.accuracy[0, 0] * 100, atol=1e-4)
+    with pytest.raises(ValueError, match="selection must be one of"):
+        R.read_results(path, selection="best")
+
+
+def test_a_selection_that_would_shrink_refuses_with_its_counts(tmp_path, result_cache):
+    corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    for selection in H.SELECTIONS:
+        H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False, selection=selection)
+    path = tmp_path / "paper.json"
+    R.write_results([corpus], path, seeds=[0, 1])
+    R.write_results([corpus], path, seeds=[0, 1], selection=H.LABELED_SELECTION)
+    whole = json.loads(path.read_text())
+    whole["selections"][H.LABELED_SELECTION]["code"] = {"module": "sslviz.experiments.hybrid",
+                                                        "digest": "0" * 16}  # other code
+    path.write_text(json.dumps(whole))
+    for entry in (result_cache / "hybrid").glob("*.npz"):  # another machine: an empty cache
+        entry.unlink()
+    H.hybrid_table(corpus, sizes=[8], seeds=[1], progress=False,
+                   selection=H.LABELED_SELECTION)
+    with pytest.raises(cli.UsageError, match="holds 2 evaluation sets under the selection "
+                       "'labeled-rows'; .* would hold 1"):
+        R.write_results([corpus], path, seeds=[0, 1], selection=H.LABELED_SELECTION)
+    assert json.loads(path.read_text()) == whole
+    # the other selection's entry (today's code) still merges what this cache lacks
+    again = R.write_results([corpus], path, seeds=[0, 1])
+    assert again["corpora"]["webkb"]["sizes"]["8"]["seeds"] == [0, 1]
+    assert json.loads(path.read_text())["selections"][H.LABELED_SELECTION] == \
+        whole["selections"][H.LABELED_SELECTION]
+
+
+def test_a_selection_is_projected_from_its_own_jobs_and_the_references_scaled():
+    reference = {"seeds": [0, 1], "corpora": {
+        "webkb": {"sizes": {"8": {"cpu_seconds": [10.0, 10.0]},
+                            "512": {"cpu_seconds": [30.0, 30.0]}}},
+        "20news": {"sizes": {"10": {"cpu_seconds": [6.0]}}}}}
+    fair = {"selection": H.LABELED_SELECTION, "seeds": [0, 1], "corpora": {
+        "webkb": {"sizes": {"8": {"seeds": [0], "cpu_seconds": [20.0]},
+                            "512": {"seeds": [0], "cpu_seconds": [90.0]}}},
+        "20news": {"sizes": {}}}}
+    per_job, total, longest, ratios = R.selection_projection(fair, reference)
+    ratio = (20.0 / 10.0 + 90.0 / 30.0) / 2  # measured against the reference at each size
+    assert ratios == {"webkb": pytest.approx(ratio), "20news": pytest.approx(ratio)}
+    sizes = H.PAPER_SIZES["webkb"]
+    webkb = 20.0 + 90.0 + ratio * np.interp(sizes[1:-1], [8, 512], [10.0, 30.0]).sum()
+    assert per_job["webkb"] == {8: 20.0, 512: 90.0}
+    assert total == pytest.approx(2 * (webkb + ratio * 6.0 * len(H.PAPER_SIZES["20news"])))
+    assert longest == 90.0  # the largest measured job; the scaled ones are shorter
+    text = R.selection_projection_text(fair, reference)
+    assert "2 of 30 jobs measured" in text and "the first selection's times × 2.50" in text
+    assert f"N=32: {R.duration(max(total / 32, longest))}" in text
+    every = {"webkb": {"sizes": {str(s): {"seeds": [0], "cpu_seconds": [1.0]} for s in sizes}}}
+    assert R.selection_projection({**fair, "corpora": every}, {"seeds": [0], "corpora": {}})[
+        1:] == (pytest.approx(2 * len(sizes)), 1.0, {"webkb": None})
+    with pytest.raises(ValueError, match="no job of the selection 'labeled-rows' is measured"):
+        R.selection_projection({**fair, "corpora": {"webkb": {"sizes": {}}}}, reference)
+    with pytest.raises(ValueError, match="the reference has no timed job of '20news'"):
+        R.selection_projection(fair, {**reference, "corpora": {"webkb": reference["corpora"][
+            "webkb"]}})
+
+
+def _em_weight_by_choose_by_cv(X_train, y_train, alpha):
+    """EM-λ's λ as lecture 09's selection chose it before the fits were shared."""
+    from sslviz.em import SemiSupervisedNB
+    from sslviz.tuning import choose_by_cv_interior, held_out_log_likelihood
+
+    return choose_by_cv_interior(
+        SemiSupervisedNB(alpha=alpha, max_iter=10, record="summary"), "unlabeled_weight",
+        H.EM_WEIGHTS, X_train, y_train, kind="unlabeled_weight", cv="loo", scoring="accuracy",
+        tie_break=held_out_log_likelihood, semi_supervised=True)
+
+
+def _same_choice(fast, slow):
+    assert fast.params == slow.params and fast.candidates == slow.candidates
+    np.testing.assert_array_equal(fast.scores, slow.scores)  # bit for bit
+    assert (fast.criterion, fast.extended, fast.at_bound) == (
+        slow.criterion, slow.extended, slow.at_bound)
+
+
+@pytest.mark.parametrize("n_labeled, seed", [(9, 0), (12, 3)])
+def test_em_lambdas_shared_leave_one_out_fits_choose_exactly_as_choose_by_cv(n_labeled, seed):
+    split = H.evaluation_split(Y, n_labeled, seed, **SETTINGS)
+    X_train, y_train = X[split.train], split.semi_supervised_targets(Y)
+    for alpha in (0.01, 1.0):
+        _same_choice(H.em_weight_by_loo(X_train, y_train, alpha),
+                     _em_weight_by_choose_by_cv(X_train, y_train, alpha))
+
+
+def test_the_shared_fits_break_ties_by_the_log_likelihood_of_the_same_fits(monkeypatch):
+    """With accuracy tied everywhere, the choice is the tie-break's, on the same fits."""
+    split = H.evaluation_split(Y, 9, 0, **SETTINGS)
+    X_train, y_train = X[split.train], split.semi_supervised_targets(Y)
+    fits = {}
+
+    def tied(template, weight, X_, y_, train, test):
+        accuracy, loglik = real(template, weight, X_, y_, train, test)
+        fits[weight] = fits.get(weight, 0) + 1
+        return 1.0, loglik
+
+    real = H._fold_scores
+    monkeypatch.setattr(H, "_fold_scores", tied)
+    choice = H.em_weight_by_loo(X_train, y_train, 0.1)
+    assert set(fits.values()) == {9}  # each λ's nine left-out fits, once
+    assert "ties: log-likelihood" in choice.criterion and np.all(choice.scores == 1.0)
+
+
+def test_em_lambdas_shared_fits_equal_choose_by_cv_on_real_webkb(real_data_dir):
+    corpus = H.load_hybrid_corpus("webkb")
+    split = H.evaluation_split(corpus.y, 8, 0, n_test=corpus.n_test, n_unlabeled=300)
+    X_train, y_train = corpus.X[split.train], split.semi_supervised_targets(corpus.y)
+    alpha = H.em_alpha(X_train, y_train).value
+    _same_choice(H.em_weight_by_loo(X_train, y_train, alpha),
+                 _em_weight_by_choose_by_cv(X_train, y_train, alpha))

@@ -234,7 +234,7 @@ def test_a_summary_that_would_drop_sets_refuses_with_the_counts(tmp_path, monkey
     path = tmp_path / "paper.json"
     held = _summary([0, 1], "0" * 16)  # other code: nothing of it can be merged
     path.write_text(json.dumps(held))
-    monkeypatch.setattr(R, "corpus_summary", lambda corpus, seeds: {
+    monkeypatch.setattr(R, "corpus_summary", lambda corpus, seeds, selection: {
         "n_unlabeled": 60, "n_test": 150, "sizes": {}, "missing": [[8, 0], [8, 1]]})
 
     class Corpus:

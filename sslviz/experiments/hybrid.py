@@ -15,7 +15,8 @@ is extended until its choice is interior or at a documented bound
   evidence when a class has one labeled document);
 * **EM-λ** -- :class:`sslviz.em.SemiSupervisedNB` with its own α (:func:`em_alpha`, leave-one-out
   accuracy, "in a similar manner to λ") and λ by leave-one-out accuracy over {0.01 ... 1}, each
-  fold trained with every unlabeled row (Nigam et al.'s criterion, as the paper says);
+  fold trained with every unlabeled row (Nigam et al.'s criterion, as the paper says;
+  :func:`em_weight_by_loo` fits each (λ, left-out document) once for it and its tie-break);
 * **MLR** -- scikit-learn's multinomial ``LogisticRegression`` without intercept (eq. 2) on
   unit-length count vectors, C by 5-fold cv log-likelihood (:func:`mlr_c`);
 * **MLR/MER** -- :class:`sslviz.entropy_reg.EntropyRegularizedLR` with MLR's C and λ from the
@@ -52,7 +53,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import balanced_accuracy_score
+from sklearn.metrics import balanced_accuracy_score, get_scorer
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits
@@ -65,6 +66,7 @@ from ..splits import Split, split_labeled
 from ..text import TextOptions, load_counts
 from ..tuning import (
     ALPHA_GRID,
+    LEAVE_ONE_OUT,
     Choice,
     best_index,
     choose_by_cv,
@@ -334,6 +336,51 @@ def choose_sigma(X, y, alpha, *, random_state=None, grid=SIGMA_GRID):
     return _acknowledged(choice, TABLE_EDGE)
 
 
+def em_weight_by_loo(X, y, alpha, grid=EM_WEIGHTS):
+    """EM-λ's λ under :data:`LABELED_SELECTION`: leave-one-out accuracy over ``grid`` (extended
+    up to [0, 1]), exact ties broken by the held-out log-likelihood of the label -- the Choice of
+
+        choose_by_cv_interior(SemiSupervisedNB(alpha=alpha, max_iter=10, record="summary"),
+                              "unlabeled_weight", grid, X, y, kind="unlabeled_weight",
+                              cv="loo", scoring="accuracy",
+                              tie_break=held_out_log_likelihood, semi_supervised=True)
+
+    computed with each (λ, left-out document) fitted once, where that call fits the tied λ
+    again for the tie-break, and the counts converted to floats once, where every fit would
+    convert its fold (the same numbers: an integer count is an exact float)."""
+    y = np.asarray(y)
+    X = sp.csr_matrix(X, dtype=np.float64)
+    folds = labeled_folds(y, LEAVE_ONE_OUT, include_unlabeled=True)
+    template = SemiSupervisedNB(alpha=alpha, max_iter=10, record="summary")
+    scores = {}
+
+    def fold_scores(weight):  # (n_labeled, 2): accuracy and log-likelihood per left-out row
+        if weight not in scores:
+            scores[weight] = np.array([_fold_scores(template, weight, X, y, train, test)
+                                       for train, test in folds])
+        return scores[weight]
+
+    return choose_interior(lambda w: float(np.mean(fold_scores(w)[:, 0])), grid,
+                           kind="unlabeled_weight", criterion="leave-one-out accuracy",
+                           tie_break=lambda w: float(np.mean(fold_scores(w)[:, 1])),
+                           tie_break_name="log-likelihood")
+
+
+_ACCURACY = get_scorer("accuracy")
+
+
+def _fold_scores(template, weight, X, y, train, test):
+    """Accuracy and log-likelihood of the held-out rows under one fit (NaN when the fit fails,
+    as ``cross_val_score(error_score=np.nan)`` scores it)."""
+    model = clone(template).set_params(unlabeled_weight=weight)
+    try:
+        model.fit(X[train], y[train])
+    except Exception:  # noqa: BLE001 -- a failed fit scores NaN, as in sslviz.tuning.cv_score
+        return np.nan, np.nan
+    return (_ACCURACY(model, X[test], y[test]),
+            held_out_log_likelihood(model, X[test], y[test]))
+
+
 def _choices(X_train, F_seen, y_train, seed, selection):
     """The settings of one evaluation set under ``selection``: a dict of Choices (or numbers)."""
     if selection == PAPER_SCALE_SELECTION:
@@ -345,11 +392,7 @@ def _choices(X_train, F_seen, y_train, seed, selection):
         return {"alpha": alpha, "em_alpha": alpha, "em_weight": em_weight,
                 "C": mlr_c(F_seen, y_train, seed, selection), "sigma": 1.0}
     alpha, em_smoothing = hybrid_alpha(X_train, y_train), em_alpha(X_train, y_train)
-    em_weight = _acknowledged(choose_by_cv_interior(
-        SemiSupervisedNB(alpha=em_smoothing.value, max_iter=10, record="summary"),
-        "unlabeled_weight", EM_WEIGHTS, X_train, y_train, kind="unlabeled_weight", cv="loo",
-        scoring="accuracy", tie_break=held_out_log_likelihood, semi_supervised=True),
-        TABLE_EDGE)
+    em_weight = _acknowledged(em_weight_by_loo(X_train, y_train, em_smoothing.value), TABLE_EDGE)
     return {"alpha": alpha, "em_alpha": em_smoothing, "em_weight": em_weight,
             "C": mlr_c(F_seen, y_train, seed),
             "sigma": SIGMA}

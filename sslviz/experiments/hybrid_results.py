@@ -1,7 +1,12 @@
 """The paper-scale tables as a small results file: what the run has cached, summarised.
 
-The file's settings are :data:`.hybrid.PAPER_SCALE_SELECTION` (σ = 1, α by the leave-one-out
-log-likelihood of the labels): the command runs under them so that the file stays reproducible.
+The file keeps each selection's evaluation sets apart (``"selections"``: name -> entry, each
+entry with its own sets, ``code`` and ``code_checked_by``): :data:`.hybrid.PAPER_SCALE_SELECTION`
+(σ = 1, α by the leave-one-out log-likelihood of the labels; what the file first held, and what a
+file without ``"selections"`` holds) and :data:`.hybrid.LABELED_SELECTION` (the fair one). Every
+reader takes ``selection=`` (default: :data:`DEFAULT_SELECTION`, the file's first) and sees one
+selection's entry as a summary of its own (:func:`read_results`); writing one selection never
+touches another's.
 
 ``python -m sslviz.experiments hybrid table`` computes Tables 1-3 (paper scale: every size, 10
 evaluation sets, MLR/MER included) into the result cache; ``python -m sslviz.experiments hybrid
@@ -30,6 +35,7 @@ from .. import cli
 from .._io import atomic_write
 from ..code_digest import code_of
 from ..paths import STORED_RESULTS
+from ..validation import check_choice
 from .hybrid import (
     CORPORA,
     METHODS,
@@ -37,6 +43,7 @@ from .hybrid import (
     PAPER_SCALE_SELECTION,
     PAPER_SIZES,
     PAPER_TABLES,
+    SELECTIONS,
     evaluate_split,
     table_key,
 )
@@ -48,27 +55,37 @@ RERUN_HINT = (f"rerun `{RUN_COMMAND}` (every corpus; hours of CPU: see README, '
               "then `python -m sslviz.experiments hybrid summary --readme README.md` and "
               "re-execute lecture 09")
 WORKERS = (1, 2, 8, 32)
+DEFAULT_SELECTION = PAPER_SCALE_SELECTION
+"""The selection a reader sees unless it names one: the one the file first held (lecture 09's)."""
 
 
-def cached_cells(corpus, *, sizes, seeds):
-    """The paper-scale results the cache holds for ``corpus``, computing nothing.
+def run_command(selection=DEFAULT_SELECTION):
+    """The command that computes ``selection``'s sets."""
+    return (RUN_COMMAND if selection == DEFAULT_SELECTION
+            else f"{RUN_COMMAND} --selection {selection!r}")
+
+
+def cached_cells(corpus, *, sizes, seeds, selection=DEFAULT_SELECTION):
+    """The paper-scale results the cache holds for ``corpus`` under ``selection``, computing
+    nothing.
 
     Returns ``{(size, seed): result dict}`` for the cached jobs and the list of missing
     ``(size, seed)``.
     """
     cells = [(int(size), int(seed)) for size in sizes for seed in seeds]
     results = run_jobs(evaluate_split, [{"n_labeled": size, "seed": seed} for size, seed in cells],
-                       kind="hybrid", key=table_key(corpus, selection=PAPER_SCALE_SELECTION),
+                       kind="hybrid", key=table_key(corpus, selection=selection),
                        cached_only=True)
     found = {cell: result for cell, result in zip(cells, results, strict=True)
              if result is not None}
     return found, [cell for cell, result in zip(cells, results, strict=True) if result is None]
 
 
-def corpus_summary(corpus, *, sizes=None, seeds=range(PAPER_N_SEEDS)):
+def corpus_summary(corpus, *, sizes=None, seeds=range(PAPER_N_SEEDS),
+                   selection=DEFAULT_SELECTION):
     """One corpus's entry of the results file: every size with at least one cached set."""
     sizes = PAPER_SIZES[corpus.name] if sizes is None else sizes
-    found, missing = cached_cells(corpus, sizes=sizes, seeds=seeds)
+    found, missing = cached_cells(corpus, sizes=sizes, seeds=seeds, selection=selection)
     by_size = {}
     for size in sizes:
         sets = sorted(seed for s, seed in found if s == size)
@@ -83,40 +100,54 @@ def corpus_summary(corpus, *, sizes=None, seeds=range(PAPER_N_SEEDS)):
             "missing": [list(cell) for cell in missing]}
 
 
-def write_results(corpora, path=RESULTS_FILE, *, seeds=range(PAPER_N_SEEDS)):
-    """Summarise the cache for every corpus of ``corpora`` (loaded :class:`HybridCorpus`) into
-    ``path`` (JSON, written atomically); returns the summary.
+def write_results(corpora, path=RESULTS_FILE, *, seeds=range(PAPER_N_SEEDS),
+                  selection=DEFAULT_SELECTION):
+    """Summarise the cache of ``selection`` for every corpus of ``corpora`` (loaded
+    :class:`HybridCorpus`) into that selection's entry of ``path`` (JSON, written atomically);
+    returns the entry as :func:`read_results` gives it. The other selections' entries are
+    written back as they were.
 
-    Nothing the file held is lost: the sets it records that this machine's cache lacks are kept
-    when the file was computed by today's code (:func:`merge_results`); a summary that would
-    still hold fewer sets than the file (a file of other code) is refused with the counts
-    (:class:`sslviz.cli.UsageError`), nothing written; a file of other code that is replaced is
-    first copied to ``<name>.<its digest>.json`` beside it (its numbers no longer match the
+    Nothing the entry held is lost: the sets it records that this machine's cache lacks are kept
+    when it was computed by today's code (:func:`merge_results`); a summary that would still
+    hold fewer sets than the entry (an entry of other code) is refused with the counts
+    (:class:`sslviz.cli.UsageError`), nothing written; an entry of other code that is replaced
+    is first copied to ``<name>.<its digest>.json`` beside it (its numbers no longer match the
     code, but they were hours of computing)."""
-    summary = {"methods": list(METHODS), "code": code_of(evaluate_split),
-               "seeds": [int(s) for s in seeds], "command": RUN_COMMAND,
-               "corpora": {c.name: corpus_summary(c, seeds=seeds) for c in corpora}}
-    previous = read_results(path)
+    check_choice("selection", selection, SELECTIONS)
+    summary = {"methods": list(METHODS), "selection": selection, "code": code_of(evaluate_split),
+               "seeds": [int(s) for s in seeds], "command": run_command(selection),
+               "corpora": {c.name: corpus_summary(c, seeds=seeds, selection=selection)
+                           for c in corpora}}
+    previous = read_results(path, selection=selection)
     if previous is not None and previous.get("code") == summary["code"]:
         summary = merge_results(summary, previous)
     if previous is not None and count_sets(summary) < count_sets(previous):
         raise cli.UsageError(
-            f"{Path(path).name} holds {count_sets(previous)} evaluation sets; the summary of "
-            f"this machine's cache would hold {count_sets(summary)} (the file was computed by "
-            "other code, so its sets cannot be merged): nothing was written. Run "
-            f"`{RUN_COMMAND}` for the missing sets first, or `python -m sslviz.experiments "
-            "hybrid recheck` if today's code computes the file's numbers")
+            f"{Path(path).name} holds {count_sets(previous)} evaluation sets under the "
+            f"selection {selection!r}; the summary of this machine's cache would hold "
+            f"{count_sets(summary)} (the file was computed by other code, so its sets cannot be "
+            f"merged): nothing was written. Run `{run_command(selection)}` for the missing sets "
+            "first, or `python -m sslviz.experiments hybrid recheck` if today's code computes "
+            "the file's numbers")
     if previous is not None and previous.get("code") != summary["code"]:
         digest = (previous.get("code") or {}).get("digest", "unknown-code")
         keep = Path(path).with_name(f"{Path(path).stem}.{digest}.json")
         with atomic_write(keep, "w") as file:
             json.dump(previous, file, indent=1)
             file.write("\n")
-        print(f"{Path(path).name} was computed by other code; kept as {keep.name}")
-    with atomic_write(path, "w") as file:
-        json.dump(summary, file, indent=1)
-        file.write("\n")
+        print(f"{Path(path).name} ({selection}) was computed by other code; kept as {keep.name}")
+    _write_selection(path, summary)
     return summary
+
+
+def _write_selection(path, summary):
+    """Write ``summary`` (one selection's view) into its entry of the file at ``path``."""
+    whole = read_file(path) or {"methods": list(METHODS), "selections": {}}
+    entry = {key: value for key, value in summary.items() if key not in ("methods", "selection")}
+    whole["selections"][summary.get("selection", DEFAULT_SELECTION)] = entry
+    with atomic_write(path, "w") as file:
+        json.dump(whole, file, indent=1)
+        file.write("\n")
 
 
 def count_sets(summary):
@@ -161,13 +192,15 @@ def results_code_changed(summary):
 
 
 def recheck(summary, corpora, *, n_jobs=1, path=RESULTS_FILE):
-    """Re-run the smallest size's first set of each corpus of ``summary`` with today's code.
+    """Re-run the smallest size's first set of each corpus of ``summary`` (one selection's
+    entry, :func:`read_results`) with today's code, under its selection.
 
     ``corpora``: ``{name: HybridCorpus}``. Returns the differences (``[]``: every accuracy the
     same to 0.001 points); only then is today's code written into the file at ``path``, with the
     cells re-run.
     """
     differences, checked = [], []
+    selection = summary.get("selection", DEFAULT_SELECTION)
     for name, entry in summary["corpora"].items():
         if not entry["sizes"]:
             continue
@@ -176,11 +209,11 @@ def recheck(summary, corpora, *, n_jobs=1, path=RESULTS_FILE):
         corpus = corpora[name]
         [result] = run_jobs(evaluate_split, [{"n_labeled": int(size), "seed": int(seed)}],
                             kind="hybrid", n_jobs=n_jobs,
-                            key=table_key(corpus, selection=PAPER_SCALE_SELECTION),
+                            key=table_key(corpus, selection=selection),
                             shared={"X": corpus.X, "y": corpus.y, "test_rows": corpus.test_rows,
                                     "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled,
                                     "mer": True, "normalization_cv": True,
-                                    "selection": PAPER_SCALE_SELECTION},
+                                    "selection": selection},
                             description=f"recheck {name} {size}")
         today = np.round(np.asarray(result["accuracy"], dtype=float) * 100, 4)
         stored = np.asarray(entry["sizes"][size]["accuracy"][0], dtype=float)
@@ -188,20 +221,45 @@ def recheck(summary, corpora, *, n_jobs=1, path=RESULTS_FILE):
         if not np.allclose(today, stored, rtol=0, atol=1e-3):
             differences.append(f"{checked[-1]}: today {today.tolist()}, file {stored.tolist()}")
     if not differences:
-        summary = {**summary, "code": code_of(evaluate_split), "code_checked_by": checked}
+        summary = {**summary, "selection": selection, "code": code_of(evaluate_split),
+                   "code_checked_by": checked}
         summary.pop("cache_version", None)
-        with atomic_write(path, "w") as file:
-            json.dump(summary, file, indent=1)
-            file.write("\n")
+        _write_selection(path, summary)
     return differences
 
 
-def read_results(path=RESULTS_FILE):
-    """The results file as a dict, or ``None`` when the paper-scale run has not been made."""
+def read_file(path=RESULTS_FILE):
+    """The whole results file, ``{"methods": [...], "selections": {name: entry}}``, or ``None``
+    when there is none. A file of the first layout (one selection's entry at the top, no
+    ``"selections"``) is read as the entry of its ``"selection"``, else of
+    :data:`DEFAULT_SELECTION`."""
     path = Path(path)
     if not path.exists():
         return None
-    return json.loads(path.read_text(encoding="utf-8"))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if "selections" in data:
+        return data
+    entry = {key: value for key, value in data.items() if key not in ("methods", "selection")}
+    return {"methods": data.get("methods", list(METHODS)),
+            "selections": {data.get("selection", DEFAULT_SELECTION): entry}}
+
+
+def read_results(path=RESULTS_FILE, *, selection=DEFAULT_SELECTION):
+    """One selection's entry of the results file as a summary of its own (``methods``,
+    ``selection``, ``seeds``, ``code``, ``corpora``, ...), or ``None`` when the file or that
+    selection's entry is not there."""
+    check_choice("selection", selection, SELECTIONS)
+    whole = read_file(path)
+    if whole is None or selection not in whole["selections"]:
+        return None
+    return {"methods": whole["methods"], "selection": selection,
+            **whole["selections"][selection]}
+
+
+def selections_held(path=RESULTS_FILE):
+    """``{selection: evaluation sets held}`` of the results file (``{}`` without one)."""
+    whole = read_file(path) or {"selections": {}}
+    return {name: count_sets(entry) for name, entry in whole["selections"].items()}
 
 
 def mean_and_sd(entry):
@@ -306,6 +364,94 @@ def rerun_projection(summary, measured):
                              [times[s] for s in sizes])
         total += len(summary["seeds"]) * float(per_size.sum()) * ratios.get(name, mean_ratio)
     return total, ratios
+
+
+def current_summary(corpora, selection=DEFAULT_SELECTION, path=RESULTS_FILE,
+                    seeds=range(PAPER_N_SEEDS)):
+    """What :func:`write_results` would write for ``selection``, computing and writing nothing:
+    this machine's cache of today's code, merged with the file's entry when that entry is of
+    today's code (an entry of other code is left out: its CPU times measured other code)."""
+    check_choice("selection", selection, SELECTIONS)
+    summary = {"methods": list(METHODS), "selection": selection, "code": code_of(evaluate_split),
+               "seeds": [int(s) for s in seeds], "command": run_command(selection),
+               "corpora": {c.name: corpus_summary(c, seeds=seeds, selection=selection)
+                           for c in corpora}}
+    previous = read_results(path, selection=selection)
+    if previous is not None and previous.get("code") == summary["code"]:
+        summary = merge_results(summary, previous)
+    return summary
+
+
+def selection_projection(summary, reference):
+    """The projected CPU time of ``summary``'s selection over every paper size, and its jobs.
+
+    A size with measured jobs under the selection is charged their mean time; any other size is
+    charged ``reference``'s time at that size (another selection's summary, e.g. the file's
+    first; interpolated between its measured sizes) times a ratio measured under the selection:
+    the corpus's own (mean over its measured sizes of the selection's time over the
+    reference's), or for a corpus not measured at all the mean of the measured corpora's. An
+    estimate: the ratio is assumed the same at every size. Returns ``(per_job, total_seconds,
+    longest_job_seconds, ratios)``, ``ratios[corpus]`` the ratio used (None: every size
+    measured).
+
+    Raises
+    ------
+    ValueError
+        When no job of the selection is measured, or the reference has no timed job of a
+        corpus whose sizes are not all measured.
+    """
+    per_job, _, _ = projection(summary)
+    reference_times, _, _ = projection(reference)
+    if not any(per_job.values()):
+        raise ValueError(f"no job of the selection {summary.get('selection')!r} is measured: "
+                         f"run one with `{run_command(summary.get('selection'))} --sizes N "
+                         "--seeds 0` first")
+
+    def at(times, size):
+        sizes = sorted(times)
+        return float(np.interp(size, sizes, [times[s] for s in sizes]))
+
+    own = {name: float(np.mean([t / at(reference_times[name], size)
+                                for size, t in times.items()]))
+           for name, times in per_job.items() if times and reference_times.get(name)}
+    total, longest, ratios = 0.0, 0.0, {}
+    for name in summary["corpora"]:
+        times, base = per_job.get(name) or {}, reference_times.get(name) or {}
+        missing = [size for size in PAPER_SIZES[name] if size not in times]
+        ratios[name] = None
+        if missing:
+            if not base or not own:
+                raise ValueError(f"the reference has no timed job of {name!r} (or no corpus "
+                                 "is measured under both) to scale its missing sizes by")
+            ratios[name] = own.get(name, float(np.mean(list(own.values()))))
+        per_size = [times[size] if size in times else ratios[name] * at(base, size)
+                    for size in PAPER_SIZES[name]]
+        total += len(summary["seeds"]) * float(np.sum(per_size))
+        longest = max(longest, max(per_size))
+    return per_job, total, longest, ratios
+
+
+def selection_projection_text(summary, reference=None, workers=WORKERS):
+    """:func:`selection_projection` as text: the measured CPU time per job, the whole run's CPU
+    time and its wall time on N single-thread workers (at least total / N, and at least the
+    longest job). ``reference``: default the file's entry of :data:`DEFAULT_SELECTION`."""
+    reference = read_results() if reference is None else reference
+    per_job, total, longest, ratios = selection_projection(summary, reference or {
+        "seeds": summary["seeds"], "corpora": {}})
+    n_jobs = sum(len(PAPER_SIZES[name]) for name in summary["corpora"]) * len(summary["seeds"])
+    lines = [f"selection {summary['selection']!r}: {count_sets(summary)} of {n_jobs} jobs "
+             "measured by today's code; CPU seconds per job (mean over the sets run):"]
+    for name, times in per_job.items():
+        scaled = ("" if ratios[name] is None else
+                  f"; other sizes: the first selection's times × {ratios[name]:.2f}")
+        lines.append(f"  {name}: " + (", ".join(f"{size} labels {t:.1f} s"
+                                                for size, t in times.items()) or "none run")
+                     + scaled)
+    lines.append(f"Whole run ({n_jobs} jobs): {duration(total)} of CPU time; on N "
+                 "single-thread workers (at least total / N and the longest job):")
+    lines.append("  " + ", ".join(f"N={n}: {duration(max(total / n, longest))}"
+                                  for n in workers))
+    return "\n".join(lines)
 
 
 def duration(seconds):

@@ -54,15 +54,18 @@ from .hybrid import (
     table_text,
 )
 from .hybrid_results import (
+    DEFAULT_SELECTION,
     RERUN_HINT,
     RESULTS_FILE,
-    RUN_COMMAND,
     check_readme,
+    current_summary,
     load_corpora,
     projection_text,
     read_results,
     recheck,
     results_text,
+    run_command,
+    selection_projection_text,
     update_readme,
     write_results,
 )
@@ -345,38 +348,50 @@ def perplexity_curve(corpus, *, sizes, seeds, use_cache=True, n_jobs=None, progr
 # -- the paper-scale command ---------------------------------------------------------------------
 @cli.command
 def main(argv=None):
-    """``python -m sslviz.experiments hybrid table | perplexity | summary [options]`` (paper
-    scale)."""
+    """``python -m sslviz.experiments hybrid table | perplexity | summary | recheck | projection
+    [options]`` (paper scale)."""
     parser = cli.Parser(
         prog="python -m sslviz.experiments hybrid",
         description="Tables 1-3 (table) or Figure 2 (perplexity) of Fujino, Ueda & Saito "
         "(2005) at paper scale: all labeled-set sizes, 10 evaluation sets. Cached per job; an "
         "interrupted run resumes. 'summary' computes nothing: it writes what the cache holds "
         f"of the tables to {RESULTS_FILE.relative_to(RESULTS_FILE.parents[2])} (table does "
-        "too, at its end), which the lecture and the README show.")
-    parser.add_argument("command", choices=["table", "perplexity", "summary", "recheck"])
+        "too, at its end), which the lecture and the README show, each selection apart. "
+        "'projection' computes nothing either: the CPU time per job of a selection's jobs (the "
+        "file's and this machine's cache) and the projected whole run on 1, 2, 8 and 32 "
+        "workers.")
+    parser.add_argument("command", choices=["table", "perplexity", "summary", "recheck",
+                                            "projection"])
     parser.add_argument("--corpora", nargs="+", choices=list(CORPORA), default=list(CORPORA))
     parser.add_argument("--sizes", type=int, nargs="+",
                         help="labeled-set sizes (default: the paper's)")
     parser.add_argument("--seeds", type=cli.seed, nargs="+", default=list(range(PAPER_N_SEEDS)))
     parser.add_argument("--n-jobs", type=cli.n_jobs, default=-1)
     parser.add_argument("--no-cache", action="store_true")
-    parser.add_argument("--selection", choices=list(SELECTIONS), default=PAPER_SCALE_SELECTION,
-                        help="how the settings are chosen (default: the results file's, "
-                        f"{PAPER_SCALE_SELECTION!r}; the summary reads only that one)")
+    parser.add_argument("--selection", choices=list(SELECTIONS), default=DEFAULT_SELECTION,
+                        help="how the settings are chosen (default: the one the results file "
+                        f"first held, {DEFAULT_SELECTION!r}); summary, recheck and projection "
+                        "read that selection's sets")
     parser.add_argument("--readme", metavar="FILE",
-                        help="summary: also rewrite the paper-scale table in this README")
+                        help="summary: also rewrite the paper-scale table in this README (only "
+                        f"for the selection {DEFAULT_SELECTION!r}, which the README shows)")
     args = parser.parse_args(argv)
     if any(size < 1 for size in args.sizes or []) or args.n_jobs == 0:
         parser.error("--sizes must be positive and --n-jobs nonzero")
     if args.readme and args.command not in ("summary", "table"):
         parser.error("--readme goes with summary or table (which ends in a summary)")
+    if args.readme and args.selection != DEFAULT_SELECTION:
+        parser.error(f"--readme shows the selection {DEFAULT_SELECTION!r}; leave it out with "
+                     f"--selection {args.selection!r}")
     _check_outputs(args)  # before any corpus loads
     start = time.perf_counter()
     if args.command == "summary":
-        return _summary(args.readme)
+        return _summary(args.readme, args.selection)
     if args.command == "recheck":
-        return _recheck(args.n_jobs)
+        return _recheck(args.n_jobs, args.selection)
+    if args.command == "projection":
+        print(selection_projection_text(current_summary(load_corpora(), args.selection)))
+        return 0
     for name in args.corpora:
         corpus = load_hybrid_corpus(name)
         if args.command == "table":
@@ -391,8 +406,8 @@ def main(argv=None):
                                      n_jobs=args.n_jobs)
             print(perplexity_text(curve), flush=True)
     print(f"wall time {time.perf_counter() - start:.0f} s")
-    if args.command == "table" and not args.no_cache and args.selection == PAPER_SCALE_SELECTION:
-        _summary(args.readme)
+    if args.command == "table" and not args.no_cache:
+        _summary(args.readme, args.selection)
     return 0
 
 
@@ -405,11 +420,12 @@ def _check_outputs(args):
         check_readme(args.readme)
 
 
-def _recheck(n_jobs):
+def _recheck(n_jobs, selection=DEFAULT_SELECTION):
     """Re-run the smallest cell of each corpus; record today's code only if nothing moved."""
-    summary = read_results()
+    summary = read_results(selection=selection)
     if summary is None:
-        raise cli.UsageError(f"no results file at {RESULTS_FILE}: run `{RUN_COMMAND}` first")
+        raise cli.UsageError(f"no sets of the selection {selection!r} in {RESULTS_FILE}: run "
+                             f"`{run_command(selection)}` first")
     names = [name for name, entry in summary["corpora"].items() if entry["sizes"]]
     differences = recheck(summary, {name: load_hybrid_corpus(name) for name in names},
                           n_jobs=n_jobs)
@@ -422,11 +438,11 @@ def _recheck(n_jobs):
     return 0
 
 
-def _summary(readme=None):
-    """Write the results file from the cache (all corpora, the paper's sizes and sets, whatever
-    ``--sizes`` and ``--seeds`` ran) and print it with the projection; with ``readme``, rewrite
-    that file's table too."""
-    summary = write_results(load_corpora(), RESULTS_FILE)
+def _summary(readme=None, selection=DEFAULT_SELECTION):
+    """Write ``selection``'s entry of the results file from the cache (all corpora, the paper's
+    sizes and sets, whatever ``--sizes`` and ``--seeds`` ran) and print it with the projection;
+    with ``readme``, rewrite that file's table too."""
+    summary = write_results(load_corpora(), RESULTS_FILE, selection=selection)
     if readme:
         update_readme(readme, summary)
     print(results_text(summary), projection_text(summary), f"written: {RESULTS_FILE}",
