@@ -83,8 +83,6 @@ TWO_CLASSES = ("the spectral graph transducer separates two classes; the checks'
 TRANSDUCTIVE = ("transductive: labels only the rows it was fitted on and refuses new rows")
 EMPTY_ROWS = ("cosine graph: an all-zero row has no direction, so no neighbours, and is refused "
               "by name; the check's data has such rows")
-FEW_ROWS = ("the check fits 10 rows; a graph of k nearest neighbours needs more rows than "
-            "n_neighbors, and n_neighbors not below the number of rows is refused by name")
 
 
 def _graph_propagation(estimator):
