@@ -228,7 +228,7 @@ def test_bad_input_is_refused_with_the_fix():
 
 
 def test_the_shared_loop_alone_is_refused_naming_the_models_to_fit():
-    # scikit-learn's check_estimator(CEMClassifier()) met "'CEMClassifier' object has no
+    # scikit-learn's estimator checks on CEMClassifier() met "'CEMClassifier' object has no
     # attribute 'assignment'": the base class has no constructor and no model
     X, _, y_semi = blobs()
     message = ("CEMClassifier is the loop GaussianCEM and LogisticCEM share and has no model of "
