@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The commands of sslviz. Standard library only; Python 3.10+ on Linux or macOS.
 
-    python3 run.py lab  [jupyter lab options]   set up .venv and the data, open the notebooks
+    python3 run.py lab  [--reset NN] [jupyter lab options]
+                                                set up .venv and the data, open your copy of the
+                                                lectures (work/; --reset NN: a fresh lecture NN)
     python3 run.py test [pytest options]        set up .venv and the data, run ruff and all tests
     python3 run.py site [sslviz.site options]   set up .venv, build the lecture site (build/site)
 
@@ -12,12 +14,21 @@ only when ``pyproject.toml`` changed since the last install or an extra is missi
 the extras are kept in ``<venv>/.sslviz-stamp``), so a second start skips pip entirely. Nothing is
 registered globally: JupyterLab runs from the environment and uses its own kernel.
 
+``lab`` opens JupyterLab on ``work/``, the student's own copy of the lectures (git-ignored): each
+lecture of ``notebooks/`` is copied there the first time it is missing and never overwritten, so
+running and saving a lecture never changes a tracked file and ``git pull`` never conflicts.
+``--reset NN`` moves lecture NN's copy to ``work/backups/`` and copies the lecture afresh. The
+environment's JupyterLab gets defaults that keep the news and update checks off
+(``share/jupyter/lab/settings/overrides.d/sslviz.json`` in the environment; the user's own
+settings still win and are not touched).
+
 Then the corpora the notebooks need are fetched (``python -m sslviz.datasets fetch ...``). Files
 already in ``SSLVIZ_DATA`` (or ``data/``) are not downloaded again. Without internet, ``lab`` says
 which files are missing and opens JupyterLab anyway; ``test`` stops with exit code 2.
 """
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -49,8 +60,10 @@ MAX_WORKERS = 4  # each worker that meets a browser test starts its own JupyterL
 USAGE = """\
 usage: python3 run.py {lab,test,site} [extra arguments]
 
-  lab    create/update the environment (.venv), fetch the corpora, open JupyterLab on notebooks/.
-         Extra arguments go to `jupyter lab` (e.g. --no-browser --port 8890).
+  lab    create/update the environment (.venv), fetch the corpora, open JupyterLab on work/,
+         your own copy of the lectures (made from notebooks/ on first start, never overwritten;
+         git ignores it). --reset NN: put lecture NN's copy in work/backups/ and start it afresh
+         (e.g. --reset 04). Other arguments go to `jupyter lab` (e.g. --no-browser --port 8890).
   test   create/update the environment, check the corpora, run `ruff check .` and one pytest run
          over tests/ and notebooks/ (nbval). Extra arguments go to pytest (e.g. -k em -x).
   site   create/update the environment, render the committed notebooks into a static site,
@@ -358,23 +371,122 @@ def pytest_command(python, extra, root=ROOT, cpu_count=None):
 
 
 def lab_command(jupyter, extra, *, is_root=None):
-    """``jupyter lab notebooks/ ...``; as root (containers, classroom VMs) add ``--allow-root``,
-    without which JupyterLab refuses to start."""
+    """``jupyter lab work/ ...`` without the news feed; as root (containers, classroom VMs) add
+    ``--allow-root``, without which JupyterLab refuses to start."""
     if is_root is None:
         is_root = hasattr(os, "geteuid") and os.geteuid() == 0
-    cmd = [str(jupyter), "lab", "notebooks/", *extra]
+    cmd = [str(jupyter), "lab", f"{WORK}/", "--LabApp.news_url=None", *extra]
     if is_root and "--allow-root" not in extra:
         cmd.append("--allow-root")
     return cmd
 
 
+# ---------------------------------------------------------------- the student's copy
+
+WORK = "work"  # git-ignored (.gitignore): the lectures as the student runs and saves them
+BACKUPS = "backups"
+LAB_DEFAULTS = {  # JupyterLab's defaults in the environment: no news toast, no update check
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
+                                                    "checkForUpdates": False},
+}
+
+
+def lab_options(extra):
+    """Split ``run.py lab``'s arguments into the lectures to reset (``--reset NN``, repeatable)
+    and the arguments for ``jupyter lab``."""
+    resets, rest, extra = [], [], list(extra)
+    while extra:
+        arg = extra.pop(0)
+        if arg == "--reset":
+            if not extra or extra[0].startswith("-"):
+                raise UsageError("--reset needs a lecture number, e.g. --reset 04")
+            resets.append(extra.pop(0))
+        elif arg.startswith("--reset="):
+            resets.append(arg.split("=", 1)[1])
+        else:
+            rest.append(arg)
+    return resets, rest
+
+
+def lecture_file(name, root=ROOT):
+    """The lecture of ``notebooks/`` that ``name`` means: its number (``04`` or ``4``), its
+    file name or its name without ``.ipynb``."""
+    lectures = sorted((Path(root) / "notebooks").glob("*.ipynb"))
+    wanted = name.removesuffix(".ipynb")
+    number = wanted.zfill(2) if wanted.isdigit() else None
+    found = [path for path in lectures
+             if path.stem == wanted or (number and path.stem.startswith(number + "_"))]
+    if len(found) != 1:
+        numbers = ", ".join(path.stem.split("_")[0] for path in lectures)
+        raise UsageError(f"--reset {name}: no lecture has that number or name; give one of "
+                         f"{numbers} (e.g. --reset 04)")
+    return found[0]
+
+
+def prepare_work(root=ROOT):
+    """Copy into ``work/`` each lecture it lacks (a new one after ``git pull`` too); never
+    overwrite a copy. Returns the names copied."""
+    work = Path(root) / WORK
+    work.mkdir(exist_ok=True)
+    copied = []
+    for lecture in sorted((Path(root) / "notebooks").glob("*.ipynb")):
+        if not (work / lecture.name).exists():
+            shutil.copy2(lecture, work / lecture.name)
+            copied.append(lecture.name)
+    return copied
+
+
+def reset_lecture(lecture, root=ROOT, stamp=None):
+    """Move ``work/``'s copy of ``lecture`` (a path in notebooks/) to ``work/backups/`` and copy
+    the lecture afresh; returns the backup's path (``None`` when there was no copy, or it was
+    still the lecture as it is)."""
+    work = Path(root) / WORK
+    target = work / lecture.name
+    backup = None
+    if target.is_file() and target.read_bytes() == lecture.read_bytes():
+        return None
+    if target.exists():
+        stamp = stamp or time.strftime("%Y%m%d-%H%M%S")
+        (work / BACKUPS).mkdir(parents=True, exist_ok=True)
+        backup = work / BACKUPS / f"{lecture.stem}-{stamp}.ipynb"
+        n = 1
+        while backup.exists():
+            n += 1
+            backup = backup.with_name(f"{lecture.stem}-{stamp}-{n}.ipynb")
+        os.replace(target, backup)
+    work.mkdir(exist_ok=True)
+    shutil.copy2(lecture, target)
+    return backup
+
+
+def write_lab_defaults(settings_dir):
+    """Write :data:`LAB_DEFAULTS` to ``settings_dir/overrides.d/sslviz.json``: JupyterLab's
+    defaults for this environment, in a file of our own (an ``overrides.json`` and the user's
+    settings still take precedence)."""
+    path = Path(settings_dir) / "overrides.d" / "sslviz.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(LAB_DEFAULTS, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
 def command_lab(args, root=ROOT):
+    resets, extra = lab_options(args.extra)
+    lectures = [lecture_file(name, root) for name in resets]  # a typo stops before any setup
     python = ensure_environment(root, extras=("lab",))
     missing = ensure_data(python, root)
     if missing is not None:
         say(missing_data_message(missing, data_folder(root)))
         say("opening JupyterLab anyway; notebooks that need these files will stop with an error.")
-    cmd = lab_command(venv_bin(python.parent.parent, "jupyter"), args.extra)
+    copied = prepare_work(root)
+    if copied:
+        say(f"copied {len(copied)} lecture(s) into {WORK}/, your own copy (git ignores it)")
+    for lecture in lectures:
+        backup = reset_lecture(lecture, root)
+        kept = f"; your copy is kept as {_shown(backup, root)}" if backup else ""
+        say(f"{WORK}/{lecture.name} is fresh from notebooks/{kept}")
+    venv = python.parent.parent
+    write_lab_defaults(venv / "share" / "jupyter" / "lab" / "settings")
+    cmd = lab_command(venv_bin(venv, "jupyter"), extra)
     say("starting " + " ".join(cmd[1:]) + " (stop with Ctrl-C) ...")
     os.chdir(root)
     os.execv(cmd[0], cmd)
@@ -475,6 +587,9 @@ def main(argv=None):
         if args.command == "site":
             return command_site(args)
         return command_test(args)
+    except UsageError as error:  # e.g. --reset of a lecture that does not exist
+        sys.stderr.write(f"run.py: error: {error} (python3 run.py --help)\n")
+        return 2
     except KeyboardInterrupt:
         say("interrupted.")
         return 130

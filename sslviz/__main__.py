@@ -7,6 +7,8 @@
                                    in their committed form (no timestamps, no widget state)
 ``student NOTEBOOK ... --out DIR``  write the lectures without their worked solutions (default
                                    ``student/``; a folder of notebooks is accepted)
+``cache --size`` / ``--prune SIZE``  report the result cache's size / remove its least recently
+                                   used entries down to SIZE (e.g. ``500MB``)
 
 Exit codes: 0 success, 1 a notebook failed or is not ready as slides, 2 bad arguments (a file
 that is not a notebook, an output folder that cannot be written; one line on stderr, the
@@ -15,6 +17,7 @@ traceback only with ``--debug``).
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -59,7 +62,54 @@ def _parser():
     student.add_argument("notebooks", nargs="+", metavar="NOTEBOOK",
                          help="notebook files or folders of notebooks")
     student.add_argument("--out", default="student", help="output folder (default: ./student)")
+    cache = commands.add_parser(
+        "cache", help="report the result cache's size or prune it",
+        description="The result cache (SSLVIZ_CACHE, default ~/.cache/sslviz): its size by kind, "
+        "or remove the entries unused for longest until it fits a size. The results stored "
+        "with the project are never touched.")
+    action = cache.add_mutually_exclusive_group(required=True)
+    action.add_argument("--size", action="store_true", help="print the size of each kind")
+    action.add_argument("--prune", metavar="SIZE", type=_size,
+                        help="remove the least recently used entries until the cache holds at "
+                        "most SIZE (e.g. 500MB, 2GB, 0)")
     return parser
+
+
+def _size(text):
+    from sslviz.cache import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _cache(args) -> int:
+    from sslviz.cache import cache_size, format_size, prune
+    from sslviz.paths import cache_dir, store_dir
+
+    folder = cache_dir()
+    if args.prune is not None:
+        try:
+            removed = prune(args.prune, folder)
+        except ValueError as error:  # the store named as the cache
+            raise cli.UsageError(str(error)) from None
+        freed = sum(size for _, size in removed)
+        print(f"removed {len(removed)} entries ({format_size(freed)}), least recently used first")
+    sizes = cache_size(folder)
+    total = sum(size for _, size in sizes.values())
+    entries = sum(count for count, _ in sizes.values())
+    print(f"result cache {folder}: {format_size(total)} in {entries} entries")
+    if args.size:
+        width = max(map(len, sizes), default=0)
+        for kind, (count, size) in sizes.items():
+            print(f"  {kind:<{width}} {count:>5} entries {format_size(size):>10}")
+        store = store_dir()
+        if store is not None:
+            stored = cache_size(store)
+            print(f"stored results {store} (read-only, never pruned): "
+                  f"{format_size(sum(size for _, size in stored.values()))}")
+    return 0
 
 
 def _student(args) -> int:
@@ -142,6 +192,8 @@ def _slides(args) -> int:
 @cli.command
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "cache":
+        return _cache(args)
     cli.require_classroom(f"python -m sslviz {args.command}")
     if args.command == "export-figures":
         return _export(args)

@@ -188,7 +188,8 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
             a class that has no row; :class:`GaussianCEM`: if a covariance is singular (pass
             ``reg_covar > 0``).
         TypeError
-            :class:`GaussianCEM`: if ``X`` is sparse.
+            :class:`GaussianCEM`: if ``X`` is sparse; if called on :class:`CEMClassifier`
+            itself (it has no model: fit a subclass).
         """
         for _ in self.iter_fit(X, y):
             pass
@@ -258,6 +259,9 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
 
     def _check_params(self):
         """Refuse parameter values the loop cannot use, with a message that says the fix."""
+        if type(self) is CEMClassifier:
+            raise TypeError("CEMClassifier is the loop GaussianCEM and LogisticCEM share and "
+                            "has no model of its own: fit GaussianCEM(...) or LogisticCEM(...)")
         check_choice("assignment", self.assignment, ("hard", "soft"))
         check_int("max_iter", self.max_iter, minimum=0)
         check_number("tol", self.tol, minimum=0)

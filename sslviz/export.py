@@ -7,7 +7,8 @@ slide size ("16:9" = 13.333 x 7.5 in, "4:3" = 10 x 7.5 in, or the figure's own s
 1. the ``folder`` argument, if given;
 2. else the folder named by the environment variable ``SSLVIZ_FIGURES``;
 3. else ``./figures`` relative to the current working directory. In JupyterLab that is the folder
-   of the notebook, so the lectures' figures land in ``notebooks/figures/`` (git-ignored).
+   of the notebook, so the lectures' figures land in ``work/figures/`` under ``run.py lab``
+   (git-ignored).
 
 The file name carries the parameters that produced the figure,
 ``<name>__<key>-<value>_<key>-<value>.<ext>``, e.g.

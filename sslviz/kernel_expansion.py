@@ -132,9 +132,10 @@ def width_from_distances(sq_distances, y, n_neighbors=5):
     labels ``y`` (L,)."""
     n_neighbors = check_int("n_neighbors", n_neighbors, minimum=1)
     y = np.asarray(y)
-    if len(np.unique(y)) < 2:
-        raise ValueError("the width rule needs labeled points of at least two classes "
-                         f"(got classes {np.unique(y).tolist()}); pass a number as sigma")
+    classes = np.unique(y).tolist()
+    if len(classes) < 2:
+        raise ValueError("the width rule needs labeled points of at least two classes, got "
+                         f"{len(classes)} class(es) ({classes}); pass a number as sigma")
     distances = np.sqrt(np.maximum(np.asarray(sq_distances, dtype=float), 0.0))
     kth = []
     for row, label in zip(distances, y, strict=True):
@@ -399,6 +400,9 @@ class KernelExpansionClassifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         """``P(y|x) = Σ_i P(y|i) P(i|x)``, shape (n_samples, n_classes); rows sum to one.
 
+        MED beyond two classes: ``P(k|x) ∝ (1 + f_k(x)) / 2`` from the one-vs-rest scores, so
+        that the most probable class is the one :meth:`predict` gives.
+
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
@@ -410,6 +414,11 @@ class KernelExpansionClassifier(ClassifierMixin, BaseEstimator):
             Columns in the order of ``classes_``.
         """
         check_is_fitted(self)
+        if self.method == "med" and len(self.classes_) > 2:
+            proba = (1 + self.decision_function(X)) / 2
+            total = proba.sum(axis=1, keepdims=True)
+            return np.divide(proba, total, out=np.full_like(proba, 1 / proba.shape[1]),
+                             where=total > 0)
         proba = self.transform_membership(X) @ self.label_proba_
         return proba / proba.sum(axis=1, keepdims=True)
 

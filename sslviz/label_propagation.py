@@ -81,18 +81,22 @@ def knn_affinity(X, n_neighbors=10, metric="cosine"):
     return affinity_from_neighbours(*cosine_neighbours(X, n_neighbors), n_neighbors)
 
 
-def euclidean_neighbours(X, n_neighbors):
+def euclidean_neighbours(X, n_neighbors, return_sigma=False):
     """``(similarities, neighbours)`` by a Gaussian of the Euclidean distance (see
-    :func:`knn_affinity`), most similar first."""
+    :func:`knn_affinity`), most similar first; with ``return_sigma``, also the Gaussian's
+    width σ (in ``X``'s units)."""
     X = sp.csr_matrix(X, dtype=float) if sp.issparse(X) else np.asarray(X, dtype=float)
     n_neighbors = check_int("n_neighbors", n_neighbors, minimum=1)
     if n_neighbors >= X.shape[0]:
         raise ValueError(f"n_neighbors must be < the number of rows ({X.shape[0]}), "
                          f"got {n_neighbors}")
-    X = X * float(_power_of_two_below(_largest(X)))  # exact: the weights are unchanged
+    scale = float(_power_of_two_below(_largest(X)))
+    X = X * scale  # exact: the weights are unchanged
     distances, neighbours = NearestNeighbors(n_neighbors=n_neighbors).fit(X).kneighbors()
     sigma = max(float(np.median(distances[:, -1])), 1e-12)
-    return np.exp(-distances**2 / (2 * sigma**2)), neighbours
+    similarities = np.exp(-distances**2 / (2 * sigma**2))
+    return (similarities, neighbours, sigma / scale) if return_sigma else (similarities,
+                                                                           neighbours)
 
 
 def cosine_scaled_rows(X):
@@ -129,14 +133,14 @@ def _scale_rows(X, scale):
 def _comparable(fitted, X, metric):
     """The training rows and new rows scaled by powers of two (exact: the neighbours and their
     weights are unchanged) so that no distance or norm overflows or underflows: cosine, each
-    row on its own; euclidean, one scale for both."""
+    row on its own; euclidean, one scale for both (returned third; 1.0 for cosine)."""
     fitted = sp.csr_matrix(fitted, dtype=float) if sp.issparse(fitted) else np.asarray(
         fitted, dtype=float)
     if metric == "cosine":
         return (_scale_rows(fitted, _power_of_two_below(_largest(fitted, axis=1))),
-                _scale_rows(X, _power_of_two_below(_largest(X, axis=1))))
+                _scale_rows(X, _power_of_two_below(_largest(X, axis=1))), 1.0)
     scale = float(_power_of_two_below(max(_largest(fitted), _largest(X))))
-    return fitted * scale, X * scale
+    return fitted * scale, X * scale, scale
 
 
 def cosine_neighbours(X, n_neighbors):
@@ -340,6 +344,8 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         Steps the iterative algorithm took.
     converged_ : bool
         Whether it reached ``tol`` within ``max_iter``.
+    sigma_ : float
+        ``metric="euclidean"`` k-NN graphs only: the Gaussian's width σ (:func:`knn_affinity`).
     X_fit_ : {ndarray, sparse matrix}
         The training rows (or affinities), kept for ``predict_proba`` of new rows.
     labeled_ : ndarray of bool, shape (n_samples,)
@@ -411,8 +417,7 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         y, labeled = semi_supervised_target(y)
         self.classes_ = resolve_classes(np.asarray(y)[labeled], min_classes=2)
         self.X_fit_, self.labeled_ = X, labeled
-        W = (knn_affinity(X, self.n_neighbors, self.metric) if self.affinity == "knn"
-             else self._given(X))
+        W = self._graph(X)
         Y = self._one_hot(np.asarray(y), labeled)
         if self.method == "harmonic":
             distributions = self._harmonic(W, labeled, Y)
@@ -423,6 +428,16 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
         self.transduction_ = self.classes_[np.argmax(self.label_distributions_, axis=1)]
         self._iterate(W, labeled, Y)
         return self
+
+    def _graph(self, X):
+        """The affinity matrix; a euclidean k-NN graph also sets ``sigma_``, its width."""
+        if self.affinity == "precomputed":
+            return self._given(X)
+        if self.metric == "cosine":
+            return knn_affinity(X, self.n_neighbors, self.metric)
+        similarities, neighbours, self.sigma_ = euclidean_neighbours(X, self.n_neighbors,
+                                                                     return_sigma=True)
+        return affinity_from_neighbours(similarities, neighbours, self.n_neighbors)
 
     @staticmethod
     def _given(W):
@@ -496,7 +511,8 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X):
         """Label distributions of new rows: their training neighbours' distributions, weighted
-        by cosine similarity (the graph's own rule applied to one more node).
+        by cosine similarity or by the graph's Gaussian of width ``sigma_`` (the graph's own
+        rule applied to one more node; each row on its own, whatever rows come with it).
 
         Parameters
         ----------
@@ -514,13 +530,14 @@ class GraphPropagation(ClassifierMixin, BaseEstimator):
             return self._proba_from_affinities(X)
         X = validate_data(self, X, accept_sparse="csr", reset=False)
         k = min(self.n_neighbors, self.X_fit_.shape[0])
-        fitted, X = _comparable(self.X_fit_, X, self.metric)
+        fitted, X, scale = _comparable(self.X_fit_, X, self.metric)
         search = NearestNeighbors(n_neighbors=k, metric=self.metric).fit(fitted)
         distances, neighbours = search.kneighbors(X)
         if self.metric == "cosine":
             weights = np.maximum(1.0 - distances, 1e-6)
         else:
-            sigma = max(float(np.median(distances[:, -1])), 1e-12)
+            # the graph's width, so that a row's weights never depend on the rows beside it
+            sigma = self.sigma_ * scale
             weights = np.maximum(np.exp(-distances**2 / (2 * sigma**2)), 1e-300)
         proba = np.einsum("ik,ikc->ic", weights, self.label_distributions_[neighbours])
         return proba / proba.sum(axis=1, keepdims=True)

@@ -3,7 +3,9 @@
 An exercise is a markdown cell whose first line is ``### Exercise N — title`` under the
 ``## Exercises`` heading; its worked solution is the cells right after it tagged ``solution``
 (see :func:`sslviz.slides.is_solution_cell`). :func:`student_version` drops those cells (and so
-their outputs); ``python -m sslviz student`` writes the result for each notebook.
+their outputs), puts an empty answer cell (tagged ``answer``) after each exercise, and makes the
+``## Exercises`` introduction say that this is the student version instead of pointing at folded
+solutions; ``python -m sslviz student`` writes the result for each notebook.
 """
 
 from __future__ import annotations
@@ -17,9 +19,16 @@ from sslviz.cli import UsageError
 from sslviz.notebook_files import read_notebook, write_notebook
 from sslviz.slides import is_solution_cell
 
-__all__ = ["exercise_indices", "missing_solutions", "student_version", "write_student_versions"]
+__all__ = ["ANSWER_TAG", "STUDENT_NOTE", "exercise_indices", "missing_solutions",
+           "student_version", "write_student_versions"]
 
 _EXERCISE = re.compile(r"^###\s+Exercise\b")
+_EXERCISES_HEADING = re.compile(r"^##\s+Exercises\b")
+# a sentence of the lecture that points at its folded solutions (none are left to unfold)
+_FOLDED = re.compile(r"\s*[^.!?]*\bsolutions?\b[^.!?]*\bfolded\b[^.!?]*[.!?]", re.IGNORECASE)
+ANSWER_TAG = "answer"
+STUDENT_NOTE = ("*This is the student version of the lecture: the worked solutions are taken "
+                "out, and the empty code cell after each exercise is for your answer.*")
 
 
 def exercise_indices(notebook) -> list[int]:
@@ -37,12 +46,35 @@ def missing_solutions(notebook) -> list[str]:
 
 
 def student_version(notebook):
-    """A copy of ``notebook`` without its solution cells; returns ``(copy, n_removed)``."""
+    """A copy of ``notebook`` without its solution cells, with an empty answer cell after each
+    exercise and :data:`STUDENT_NOTE` in place of any sentence about folded solutions in the
+    ``## Exercises`` introduction; returns ``(copy, n_removed)``."""
     copy = nbformat.from_dict(nbformat.NotebookNode(notebook))
-    kept = [cell for cell in copy.cells if not is_solution_cell(cell)]
-    removed = len(copy.cells) - len(kept)
-    copy.cells = kept
+    cells, removed, exercises = [], 0, 0
+    for cell in copy.cells:
+        if is_solution_cell(cell):
+            removed += 1
+            continue
+        source = cell.source.lstrip() if cell.cell_type == "markdown" else ""
+        if _EXERCISES_HEADING.match(source):
+            cell.source = _with_note(source)
+        elif _EXERCISE.match(source) and not any(STUDENT_NOTE in c.source for c in cells):
+            cells.append(nbformat.v4.new_markdown_cell(STUDENT_NOTE, id="student-version"))
+        cells.append(cell)
+        if _EXERCISE.match(source):
+            exercises += 1
+            cells.append(nbformat.v4.new_code_cell(
+                "", id=f"answer-{exercises}",
+                metadata={"tags": [ANSWER_TAG], "slideshow": {"slide_type": "-"}}))
+    copy.cells = cells
     return copy, removed
+
+
+def _with_note(introduction):
+    """The ``## Exercises`` cell without its sentences about folded solutions, with the note."""
+    heading, _, body = introduction.partition("\n")
+    body = _FOLDED.sub("", body).strip()
+    return "\n\n".join(part for part in (heading, body, STUDENT_NOTE) if part)
 
 
 def write_student_versions(paths, out) -> list[str]:
@@ -72,7 +104,7 @@ def write_student_versions(paths, out) -> list[str]:
         student, removed = student_version(notebook)
         write_notebook(student, out / path.name)
         summaries.append(f"{path.name}: {len(exercise_indices(notebook))} exercises, "
-                         f"{removed} solution cells removed")
+                         f"{removed} solution cells removed, an answer cell after each exercise")
     return summaries
 
 

@@ -399,6 +399,9 @@ class Yarowsky(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
+        # rules test features as present or absent: on dense continuous data (every feature
+        # present in every row) all rows meet the same rule, as MultinomialNB declares too
+        tags.classifier_tags.poor_score = True
         tags.target_tags.required = False  # seeds alone can label the instances
         return tags
 

@@ -1,5 +1,7 @@
 """Classification EM (sslviz.cem, sslviz.logistic_cem) against independent computations."""
 
+import re
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -11,6 +13,7 @@ from sklearn.naive_bayes import GaussianNB, MultinomialNB
 from synthetic import topic_corpus
 
 from sslviz.cem import (
+    CEMClassifier,
     GaussianCEM,
     c_step,
     decision_at_iteration,
@@ -222,6 +225,16 @@ def test_bad_input_is_refused_with_the_fix():
     one_class = np.where(y_semi == 1, -1, y_semi)
     with pytest.raises(ValueError, match="needs at least 2"):
         LogisticCEM().fit(X, one_class)
+
+
+def test_the_shared_loop_alone_is_refused_naming_the_models_to_fit():
+    # scikit-learn's estimator checks on CEMClassifier() met "'CEMClassifier' object has no
+    # attribute 'assignment'": the base class has no constructor and no model
+    X, _, y_semi = blobs()
+    message = ("CEMClassifier is the loop GaussianCEM and LogisticCEM share and has no model of "
+               "its own: fit GaussianCEM(...) or LogisticCEM(...)")
+    with pytest.raises(TypeError, match=re.escape(message)):
+        CEMClassifier().fit(X, y_semi)
 
 
 # -- NB-CEM: SemiSupervisedNB with a C-step -----------------------------------------------------

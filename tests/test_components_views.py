@@ -258,3 +258,32 @@ def test_error_bar_labels_sit_above_their_highest_dot_inside_the_axis():
         assert text.get_text() == f"{np.mean([r[name] for r in results]):.1f}"
         assert np.max(dots) < text.get_position()[1] < ax.get_ylim()[1] - 3
     plt.close(fig)
+
+
+def test_the_co_training_picks_panel_counts_each_views_wrong_labels_up_to_the_iteration():
+    from matplotlib.figure import Figure
+
+    from sslviz.plots.components_views import (
+        plot_wrong_picks,
+        update_wrong_picks,
+        wrong_picks_so_far,
+    )
+
+    run = {"added_iteration": [1, 1, 1, 2, 2, 3, 3, 3],  # view 0: page, view 1: link
+           "added_view": [0, 1, 1, 0, 1, 0, 0, 1],
+           "added_label": [1, 0, 0, 0, 1, 1, 0, 0],
+           "added_true": [1, 1, 0, 1, 1, 0, 0, 1]}  # wrong: picks 1, 3, 5, 7
+    steps, counts = wrong_picks_so_far(run)
+    assert steps.tolist() == [1, 2, 3]
+    assert counts["page view"][0].tolist() == [0, 1, 2]  # picks 3 and 5
+    assert counts["page view"][1].tolist() == [1, 2, 4]
+    assert counts["link view"][0].tolist() == [1, 1, 2]  # picks 1 and 7
+    assert counts["link view"][1].tolist() == [2, 3, 4]
+    ax = Figure().add_subplot()
+    artists = plot_wrong_picks(ax, run)
+    update_wrong_picks(artists, 2)
+    assert ax.get_title() == "wrong labels up to iteration 2: page view 1 of 2, link view 1 of 3"
+    assert list(artists["marker"].get_xdata()) == [2, 2]
+    update_wrong_picks(artists, 3)  # the same marker moves
+    assert ax.get_title().endswith("page view 2 of 4, link view 2 of 4")
+    assert list(artists["marker"].get_xdata()) == [3, 3] and len(ax.lines) == 3

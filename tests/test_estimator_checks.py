@@ -1,8 +1,11 @@
 """scikit-learn's estimator checks over every public estimator and transformer of sslviz.
 
-One list (:data:`ESTIMATORS`) names an instance of every public ``BaseEstimator`` subclass;
-:func:`test_every_public_estimator_is_checked` finds them all in the package, so a new estimator
-cannot be forgotten. Each waived check is given once below, with the reason it cannot pass.
+One list (:data:`ESTIMATORS`) names an instance of every public ``BaseEstimator`` subclass,
+built as a user would (its documented required arguments; small ``max_iter`` and graph sizes the
+checks' 10-300 rows allow); :func:`test_every_public_estimator_is_checked` finds them all in the
+package, so a new estimator cannot be forgotten. Each waived check is given once below, with the
+reason it cannot pass; "fix when the store is next rebuilt" marks a real gap in a module whose
+change would make the stored results stale. Waivers are strict: a waived check that passes fails.
 """
 
 from __future__ import annotations
@@ -55,11 +58,14 @@ ESTIMATORS = [
     EntropyRegularizedLR(entropy_weight=0.1, max_iter=50),
     TransductiveSVM(random_state=0),
     GraphPropagation(n_neighbors=3, metric="euclidean"),
+    GraphPropagation(n_neighbors=3),  # the default metric, cosine (text)
+    # the default n_components=80 needs more than 81 rows; the checks fit 10 to 80
     SpectralGraphTransducer(n_neighbors=5, n_components=4, c=100.0),
     CoTraining(n_view0_features=1, max_iter=3, random_state=0),
     TrainedVocabularyNB(),
 ]
-#: Public estimator classes that are not meant to be fitted themselves.
+#: Public estimator classes that are not meant to be fitted themselves (fitting one raises a
+#: TypeError naming the classes to use: tests/test_cem.py).
 ABSTRACT = {CEMClassifier: "the E/C/M loop shared by GaussianCEM and LogisticCEM"}
 
 # -- the reasons, each written once ---------------------------------------------------------------
@@ -68,18 +74,24 @@ MINUS_ONE = ("the check uses -1 as an ordinary class label, but y == -1 marks un
              "SelfTrainingClassifier by name), so half of its data is unlabeled")
 N_ITER_ZERO = ("n_iter_ counts the rounds after iteration 0; when y labels every row (the "
                "checks' data) there is none, as in scikit-learn's SelfTrainingClassifier")
-BINARY_FEATURES = ("features are presence indicators: on the checks' continuous blobs every row "
-                   "has every feature, so every row gets the same rule")
+COUNTS_POOR_SCORE = ("a multinomial count model on the checks' shifted continuous blobs stays "
+                     "below their 0.83 accuracy bar on three classes (MultinomialNB too: 0.793, "
+                     "exempted by its poor_score tag); real gap, the tag is missing: fix when "
+                     "the store is next rebuilt (sslviz/em.py, sslviz/hybrid.py)")
 TWO_CLASSES = ("the spectral graph transducer separates two classes; the checks' data has "
                "three or more, so the fit is refused")
 TRANSDUCTIVE = ("transductive: labels only the rows it was fitted on and refuses new rows")
-EMPTY_ROWS = "an all-zero row has no neighbours in the graph and is refused by name"
+EMPTY_ROWS = ("cosine graph: an all-zero row has no direction, so no neighbours, and is refused "
+              "by name; the check's data has such rows")
 
 
 def _graph_propagation(estimator):
-    return {"check_classifiers_classes": MINUS_ONE,
-            "check_methods_subset_invariance": ("the graph's normalisation depends on every row "
-                                                "predicted together (affinities to the batch)")}
+    failures = {"check_classifiers_classes": MINUS_ONE}
+    if estimator.metric == "cosine":
+        failures.update(dict.fromkeys(["check_estimators_dtypes", "check_estimator_sparse_tag",
+                                       "check_estimator_sparse_array",
+                                       "check_estimator_sparse_matrix"], EMPTY_ROWS))
+    return failures
 
 
 def _sgt(estimator):
@@ -93,9 +105,10 @@ def _sgt(estimator):
         "check_supervised_y_2d"], TWO_CLASSES)
     failures["check_fit_idempotent"] = TRANSDUCTIVE
     failures["check_estimators_dtypes"] = EMPTY_ROWS
-    failures.update(dict.fromkeys(["check_positive_only_tag_during_fit",
-                                   "check_estimator_sparse_tag", "check_estimator_sparse_array",
-                                   "check_estimator_sparse_matrix"], TWO_CLASSES))
+    failures["check_positive_only_tag_during_fit"] = TWO_CLASSES  # iris: three classes
+    failures.update(dict.fromkeys(["check_estimator_sparse_tag", "check_estimator_sparse_array",
+                                   "check_estimator_sparse_matrix"],
+                                  f"{TWO_CLASSES}; and {EMPTY_ROWS}"))
     return failures
 
 
@@ -106,30 +119,21 @@ def _co_training(estimator):
 
 
 def _yarowsky(estimator):
-    return {"check_classifiers_train": BINARY_FEATURES,
-            "check_classifiers_classes": BINARY_FEATURES,
+    return {"check_classifiers_classes": MINUS_ONE,
             "check_non_transformer_estimators_n_iter": N_ITER_ZERO}
-
-
-def _kernel_expansion(estimator):
-    failures = {"check_classifiers_classes": MINUS_ONE}
-    if estimator.method == "med":  # EM still reaches the checks' accuracy bar; MED does not
-        failures["check_classifiers_train"] = MINUS_ONE
-    return failures
 
 
 WAIVERS = {
     SemiSupervisedNB: lambda est: {"check_classifiers_classes": MINUS_ONE,
-                                   "check_classifiers_train": MINUS_ONE},
+                                   "check_classifiers_train": COUNTS_POOR_SCORE},
     SelfTraining: lambda est: {"check_classifiers_classes": MINUS_ONE,
                                "check_non_transformer_estimators_n_iter": N_ITER_ZERO},
-    DecisionList: lambda est: {"check_classifiers_train": BINARY_FEATURES},
     Yarowsky: _yarowsky,
     GaussianCEM: lambda est: {"check_classifiers_classes": MINUS_ONE},
     LogisticCEM: lambda est: {"check_classifiers_classes": MINUS_ONE},
-    KernelExpansionClassifier: _kernel_expansion,
+    KernelExpansionClassifier: lambda est: {"check_classifiers_classes": MINUS_ONE},
     HybridNB: lambda est: {"check_classifiers_classes": MINUS_ONE,
-                           "check_classifiers_train": MINUS_ONE},
+                           "check_classifiers_train": COUNTS_POOR_SCORE},
     EntropyRegularizedLR: lambda est: {"check_classifiers_classes": MINUS_ONE},
     TransductiveSVM: lambda est: {"check_classifiers_classes": MINUS_ONE},
     GraphPropagation: _graph_propagation,
@@ -144,7 +148,12 @@ def expected_failed_checks(estimator):
     return waiver(estimator) if waiver else {}
 
 
-@parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed_checks)
+#: A waived check that passes fails the suite (scikit-learn >= 1.8; older: reported as XPASS).
+STRICT = ({"xfail_strict": True}
+          if "xfail_strict" in inspect.signature(parametrize_with_checks).parameters else {})
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed_checks, **STRICT)
 def test_scikit_learn_estimator_checks(estimator, check):
     with warnings.catch_warnings():
         # the checks' data has no unlabeled row ("y contains no unlabeled samples"), and their

@@ -3,11 +3,13 @@ live explorers, projector style. Driven from code, with a tiny figure wired to o
 
 from __future__ import annotations
 
+import asyncio
 import gc
 
 import ipywidgets as widgets
 import numpy as np
 import pytest
+from helpers import PATIENCE_S, in_fresh_thread, until
 from matplotlib.figure import Figure
 
 import sslviz.export
@@ -170,6 +172,89 @@ def test_export_button_refuses_after_a_failed_update_and_says_why(_figures_dir):
     name = figure_basename("test-fail", {"n_labeled": 5, "kind": "b"})
     assert click_export(explorer).startswith(f"Saved {name}.")
     assert explorer.export.last_paths[0].name == f"{name}.png"
+
+
+def test_an_export_clicked_before_a_value_arrives_saves_the_figure_of_that_value(_figures_dir):
+    """In the browser a control's value can reach the kernel after the click (the front end
+    holds it back while the kernel redraws): the export waits until the figure stops changing."""
+    async def scenario():
+        explorer = line_explorer(n_labeled=3)
+        label = click_export(explorer)  # inside a running loop: the export waits
+        explorer.controls["n_labeled"].value = 7
+        explorer.controls["iteration"].value = 2
+        assert await until(lambda: explorer.export.last_paths)
+        return explorer, label
+
+    explorer, label = in_fresh_thread(lambda: asyncio.run(scenario()))
+    assert label == "Exporting ..."
+    name = figure_basename("test-line", {"n_labeled": 7, "iteration": 2, "kind": "a"})
+    assert [path.name for path in explorer.export.last_paths] == [
+        f"{name}.png", f"{name}.svg", f"{name}.pdf"]
+    assert explorer.export.controls["label"].value.startswith(f"Saved {name}.")
+    assert explorer.figure.axes[0].get_title() == "slope 7"
+
+
+def test_an_export_waits_for_a_value_whose_redraw_waits_in_another_thread(_figures_dir):
+    """A value set on a kernel subshell while the figure is busy: the export waits for its
+    redraw instead of refusing the figure as not matching the controls."""
+    import threading
+
+    from sslviz.widgets.base import EXPORT_SETTLE_S
+
+    async def scenario():
+        explorer = line_explorer(n_labeled=3)
+        explorer._lock.acquire()  # busy: e.g. a frame drawn ahead
+        setter = threading.Thread(
+            target=lambda: setattr(explorer.controls["n_labeled"], "value", 6))
+        setter.start()  # the value is set; its redraw waits for the lock
+        assert await until(lambda: explorer.controls["n_labeled"].value == 6)
+        click_export(explorer)
+        await asyncio.sleep(3 * EXPORT_SETTLE_S)  # the export looked, and waited
+        explorer._lock.release()
+        assert await until(lambda: explorer.export.last_paths or not setter.is_alive()
+                           and explorer.export.controls["label"].value != "Exporting ...")
+        setter.join(timeout=PATIENCE_S)
+        return explorer
+
+    explorer = in_fresh_thread(lambda: asyncio.run(scenario()))
+    name = figure_basename("test-line", {"n_labeled": 6, "iteration": 0, "kind": "a"})
+    assert explorer.export.controls["label"].value.startswith(f"Saved {name}.")
+
+
+def test_a_value_set_in_another_thread_during_a_redraw_is_drawn_after_it_never_dropped():
+    """JupyterLab may send a widget message on a kernel subshell (another thread) while the main
+    thread redraws: the change waits for the redraw, then is drawn; the two never interleave."""
+    import threading
+    import time
+
+    entered, release, inside = threading.Event(), threading.Event(), []
+    controls = {"step": widgets.IntSlider(0, min=0, max=9)}
+    figure = Figure(figsize=(3, 2))
+    ax = figure.add_subplot()
+
+    def update(values):
+        inside.append(values["step"])
+        assert len(inside) == 1, f"two updates at once: {inside}"
+        if values["step"] == 1:
+            entered.set()
+            release.wait(timeout=PATIENCE_S)
+        ax.set_title(f"step {values['step']}")
+        inside.pop()
+
+    explorer = Explorer("threads", figure, controls, update)
+    first = threading.Thread(target=lambda: setattr(controls["step"], "value", 1))
+    first.start()
+    assert entered.wait(timeout=PATIENCE_S)
+    second = threading.Thread(target=lambda: setattr(controls["step"], "value", 2))
+    second.start()
+    time.sleep(0.2)
+    assert second.is_alive()  # waiting for the redraw of step 1 to finish
+    release.set()
+    first.join(timeout=PATIENCE_S)
+    second.join(timeout=PATIENCE_S)
+    assert explorer.caption.value == "step=2"
+    assert ax.get_title() == "step 2"
+    assert explorer.figure_on_screen() is figure
 
 
 def test_a_failed_update_leaves_caption_image_and_figure_as_on_screen():

@@ -30,8 +30,12 @@ def test_toy_explorer_replays_the_recorded_steps_of_each_seed():
 
 def test_sense_explorer_counts_reached_and_right_among_the_unlabeled():
     X, y, y_semi, model = toy_propagation(n_samples=60, seed=2)
-    task = SimpleNamespace(name="toy", y=y)
+    task = SimpleNamespace(name="toy", y=y, class_names=("left", "right"))
     explorer = sense_explorer(task, X, {0.05: (y_semi, model)}, fraction=0.05)
+    legend = explorer.figure.axes[0].get_legend()  # the senses' colours, named, >= 10 pt
+    assert [t.get_text() for t in legend.get_texts()] == ["left", "right", "labeled (ringed)",
+                                                          "no label yet"]
+    assert min(t.get_fontsize() for t in legend.get_texts()) >= 10
     explorer.controls["iteration"].value = 2
     step = min(2, len(model.trace_) - 1)
     predicted, truth = model.trace_[step].predicted[y_semi == -1], y[y_semi == -1]

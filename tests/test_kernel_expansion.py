@@ -8,13 +8,18 @@ the KKT conditions and a zero duality gap at the end).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from scipy.optimize import minimize
 from scipy.stats import multivariate_normal
+from sklearn.datasets import make_blobs
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
+from sklearn.utils import shuffle
 
 from sslviz.kernel_expansion import (
     KernelExpansion,
@@ -74,7 +79,9 @@ def test_width_rule_by_hand():
     assert kernel_width(X, y, n_neighbors=1) == pytest.approx(2.5)
     assert kernel_width(X, y, n_neighbors=2) == pytest.approx(6.5)
     assert kernel_width(X, y, n_neighbors=5) == pytest.approx(6.5)  # fewer than 5: the farthest
-    with pytest.raises(ValueError, match="at least two classes"):
+    with pytest.raises(ValueError, match=re.escape(
+            "the width rule needs labeled points of at least two classes, got 1 class(es) "
+            "([0]); pass a number as sigma")):
         kernel_width(X, np.array([0, 0, -1, -1, -1]))
 
 
@@ -300,3 +307,17 @@ def test_bad_labels_are_named():
     one_class = np.where(targets == 1, -1, targets)
     with pytest.raises(ValueError, match="at least 2"):
         KernelExpansionClassifier(sigma=1.0).fit(X, one_class)
+
+
+def test_med_beyond_two_classes_predicts_its_most_probable_class():
+    # scikit-learn's check_classifiers_train data: predict (argmax of the one-vs-rest scores)
+    # and argmax predict_proba (per-kernel P(y|i) averaged) disagreed on 2 of 300 rows
+    X, y = make_blobs(n_samples=300, random_state=0)
+    X, y = shuffle(X, y, random_state=7)
+    X = StandardScaler().fit_transform(X)
+    model = KernelExpansionClassifier("med", max_iter=20).fit(X, y)
+    proba = model.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(model.classes_[proba.argmax(axis=1)], model.predict(X))
+    np.testing.assert_array_equal(np.argsort(proba, axis=1),
+                                  np.argsort(model.decision_function(X), axis=1))

@@ -207,6 +207,23 @@ def test_euclidean_weights_are_a_gaussian_of_the_distance():
     assert W[1, 2] == 0 and W[2, 3] == pytest.approx(np.exp(-0.5))
 
 
+def test_euclidean_new_rows_are_weighted_by_the_graphs_width_each_on_its_own():
+    # scikit-learn's check_methods_subset_invariance: the width was the median over the rows
+    # predicted together, so a row's probabilities changed with the rows beside it
+    X = np.array([[0.0, 0], [1, 0], [3, 0], [3, 1], [0, 1], [4, 1]])
+    y = np.array([0, -1, 1, -1, 0, 1])
+    model = GraphPropagation(n_neighbors=2, metric="euclidean").fit(X, y)
+    new = np.array([[1.8, 0.0], [10.0, 10.0], [11.0, 11.0]])
+    batch = model.predict_proba(new)
+    alone = np.vstack([model.predict_proba(row[None]) for row in new])
+    np.testing.assert_allclose(batch, alone, rtol=1e-12)
+    assert model.sigma_ == pytest.approx(np.sqrt(2))  # second neighbours: 1, √2, √2, 1, √2, √2
+    distances, neighbours = np.array([0.8, 1.2]), np.array([1, 2])  # of (1.8, 0): rows 1, 2
+    weights = np.exp(-distances**2 / (2 * 2.0))
+    expected = weights @ model.label_distributions_[neighbours] / weights.sum()
+    np.testing.assert_allclose(batch[0], expected, rtol=1e-12)
+
+
 def _with_duplicates(seed=0):
     """Rows with exact duplicates (as Senseval and WebKB hold): three copies of one row, two of
     another, and distinct rows."""

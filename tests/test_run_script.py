@@ -7,6 +7,7 @@ command, ruff, pytest or JupyterLab are replaced by recorders.
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 import subprocess
 import sys
@@ -343,8 +344,12 @@ def test_lab_command_opens_jupyterlab_even_without_data(run_script, recorded, mo
     assert "webkb.tar.gz" in out and "SSLVIZ_DATA" in out
     ((path, argv),) = execs
     assert Path(path) == root / ".venv" / "bin" / "jupyter"
-    assert argv[1:6] == ["lab", "notebooks/", "--no-browser", "--port", "8899"]
+    assert argv[1:7] == ["lab", "work/", "--LabApp.news_url=None", "--no-browser", "--port",
+                         "8899"]
     assert chdirs == [root]
+    overrides = root / ".venv/share/jupyter/lab/settings/overrides.d/sslviz.json"
+    assert json.loads(overrides.read_text())["@jupyterlab/apputils-extension:notification"] == {
+        "fetchNews": "false", "checkForUpdates": False}
 
 
 # ---------------------------------------------------------------- files the commands rely on
@@ -405,6 +410,9 @@ def test_ci_script_points_sslviz_data_at_the_shared_folder_and_runs_the_tests():
         ("sslviz.egg-info/PKG-INFO", True),
         ("sslviz/__pycache__/x.pyc", True),
         ("notebooks/01_what_is_ssl.ipynb", False),
+        ("work/04_em_naive_bayes.ipynb", True),
+        ("work/backups/04_em_naive_bayes-20260101-120000.ipynb", True),
+        ("sslviz/work/x.py", False),
     ],
 )
 def test_gitignore(path, ignored):
@@ -420,7 +428,7 @@ def test_gitignore(path, ignored):
 def test_lab_command_allows_root_only_when_running_as_root(run_script):
     run = run_script
     assert run.lab_command("jupyter", ["--no-browser"], is_root=False) == [
-        "jupyter", "lab", "notebooks/", "--no-browser"]
+        "jupyter", "lab", "work/", "--LabApp.news_url=None", "--no-browser"]
     assert run.lab_command("jupyter", [], is_root=True)[-1] == "--allow-root"
     assert run.lab_command("jupyter", ["--allow-root"], is_root=True).count("--allow-root") == 1
 

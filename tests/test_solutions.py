@@ -11,7 +11,12 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from sslviz.__main__ import main
 from sslviz.slides import is_solution_cell
-from sslviz.solutions import exercise_indices, missing_solutions, student_version
+from sslviz.solutions import (
+    STUDENT_NOTE,
+    exercise_indices,
+    missing_solutions,
+    student_version,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 LECTURES = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -47,6 +52,64 @@ def test_student_version_keeps_exercises_and_drops_every_solution_cell():
     assert len(notebook.cells) == 8  # the original is not changed
 
 
+def test_each_exercise_is_followed_by_an_empty_answer_cell():
+    student, _ = student_version(with_exercises())
+    assert [(c.cell_type, c.source) for c in student.cells] == [
+        ("markdown", "# Lecture 9 — A title"), ("code", "x = 1"),
+        ("markdown", f"## Exercises\n\n{STUDENT_NOTE}"),
+        ("markdown", "### Exercise 1 — add\n\nPredict 1 + 1, then check."), ("code", ""),
+        ("markdown", "### Exercise 2 — more\n\nPredict x, then check."), ("code", "")]
+    answers = [c for c in student.cells if "answer" in c.metadata.get("tags", [])]
+    assert [c.id for c in answers] == ["answer-1", "answer-2"]
+    assert all(c.outputs == [] and c.execution_count is None for c in answers)
+    nbformat.validate(student)  # ids unique and well formed
+
+
+@pytest.mark.parametrize("intro, kept", [
+    ("Predict first, then check. The worked solutions are folded: open\nthem once you have an "
+     "answer.", "Predict first, then check."),
+    ("The worked solutions are folded: open them once you have an answer. A longer project, "
+     "without a worked solution: run it.",
+     "A longer project, without a worked solution: run it."),
+    ("Solutions are folded below.", ""),
+    ("No solution is hidden; $a = 1.5$ stays.", "No solution is hidden; $a = 1.5$ stays."),
+])
+def test_the_folded_solutions_sentence_gives_way_to_the_student_note(intro, kept):
+    notebook = with_exercises()
+    notebook.cells[2].source = f"## Exercises\n\n{intro}"
+    student, _ = student_version(notebook)
+    expected = f"## Exercises\n\n{kept}\n\n{STUDENT_NOTE}" if kept else \
+        f"## Exercises\n\n{STUDENT_NOTE}"
+    assert student.cells[2].source == expected
+
+
+def test_exercises_without_their_heading_still_get_the_note():
+    notebook = with_exercises()
+    del notebook.cells[2]
+    student, _ = student_version(notebook)
+    assert [c.source for c in student.cells[2:4]] == [
+        STUDENT_NOTE, "### Exercise 1 — add\n\nPredict 1 + 1, then check."]
+
+
+@pytest.mark.parametrize("path", LECTURES, ids=[p.name for p in LECTURES])
+def test_a_lectures_student_version_says_what_it_is(path):
+    lecture = nbformat.read(path, as_version=4)
+    student, removed = student_version(lecture)
+    text = "\n".join(c.source for c in student.cells if c.cell_type == "markdown")
+    assert "folded" not in text.lower()
+    assert text.count(STUDENT_NOTE) == 1
+    assert removed == sum(map(is_solution_cell, lecture.cells)) > 0
+    exercises = exercise_indices(student)
+    assert len(exercises) == len(exercise_indices(lecture)) >= 3
+    for i in exercises:
+        answer = student.cells[i + 1]
+        assert answer.cell_type == "code" and answer.source == "" and answer.outputs == []
+    kept = [c for c in student.cells if c.get("id") != "student-version"
+            and "answer" not in c.metadata.get("tags", [])]
+    assert len(kept) == len(lecture.cells) - removed  # nothing else added or lost
+    nbformat.validate(student)
+
+
 def test_missing_solutions_names_the_exercise():
     assert missing_solutions(with_exercises()) == []
     assert missing_solutions(with_exercises(solved=False)) == ["Exercise 2 — more"]
@@ -58,9 +121,10 @@ def test_student_command_writes_a_folder_and_summarises(tmp_path, capsys):
     nbformat.write(with_exercises(), folder / "09_x.ipynb")
     out = tmp_path / "student"
     assert main(["student", str(folder), "--out", str(out)]) == 0
-    assert capsys.readouterr().out == "09_x.ipynb: 2 exercises, 3 solution cells removed\n"
+    assert capsys.readouterr().out == ("09_x.ipynb: 2 exercises, 3 solution cells removed, an "
+                                       "answer cell after each exercise\n")
     written = nbformat.read(out / "09_x.ipynb", as_version=4)
-    assert len(written.cells) == 5
+    assert len(written.cells) == 7
     assert not list(out.glob(".*.part"))
 
 

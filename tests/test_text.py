@@ -217,8 +217,10 @@ def test_cache_file_holds_no_pickles_and_no_temporaries_remain(news):
     assert name.startswith("counts-") and name.endswith(".npz")
     with np.load(news / "counts" / name, allow_pickle=False) as f:
         arrays = {key: f[key] for key in f.files}
-    assert set(arrays) == {"data", "indices", "indptr", "shape", "y", "target_names",
-                           "vocabulary", "filenames", "__key__"}
+    strings = ("target_names", "vocabulary", "filenames")  # UTF-8 text and lengths on disk
+    assert set(arrays) == {"data", "indices", "indptr", "shape", "y", *strings, "__key__",
+                           "__strings__", *(f"__lengths__.{name}" for name in strings)}
+    assert all(arrays[name].dtype == np.uint8 for name in strings)
     assert all(array.dtype.kind != "O" for array in arrays.values())
     assert [p.name for p in (news / "counts").iterdir()] == [name]  # no .part files
     assert not list(news.rglob("*.part*"))

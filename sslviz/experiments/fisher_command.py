@@ -1,7 +1,9 @@
 """Lecture 06's paper-scale command and its tables as text, the paper's numbers beside ours.
 
 ``python -m sslviz.experiments fisher-table`` computes Table 1 of Takamura & Okumura,
-``fisher-figure`` their Figure 1 (:mod:`sslviz.experiments.fisher`); :func:`main` parses the
+``fisher-figure`` their Figure 1 (:mod:`sslviz.experiments.fisher`), ``fisher summary`` writes
+what the cache holds into the results file lecture 06 reads
+(:mod:`sslviz.experiments.fisher_results`); :func:`main` parses the
 options (the package's one pattern: each lecture's experiments own a ``main(argv)``, and
 ``python -m sslviz.experiments`` only dispatches). Every job's result is cached as soon as it is
 computed, so an interrupted run resumes where it stopped; ``--no-cache`` recomputes everything.
@@ -103,9 +105,11 @@ def _parser():
         "(every method, 10,000 unlabeled posts, 5 splits); fisher-figure: their Figure 1 "
         "(SVM on ul-cat Fisher scores, 1,000-10,000 unlabeled posts). Results are cached per "
         "split and method; an interrupted run resumes.")
-    parser.add_argument("command", choices=["table", "figure"],
+    parser.add_argument("command", choices=["table", "figure", "summary"],
                         help="table: Table 1; figure: Figure 1 (also run as fisher-table, "
-                        "fisher-figure)")
+                        "fisher-figure); summary: write what the cache holds of both tables "
+                        "(tuned and the paper's settings) into the results file lecture 06 "
+                        "reads, computing nothing")
     parser.add_argument("--sizes", type=int, nargs="+", help="labeled-set sizes")
     parser.add_argument("--unlabeled", type=int, nargs="+", help="unlabeled-set sizes")
     parser.add_argument("--splits", type=int, nargs="+",
@@ -148,11 +152,34 @@ def _check_sizes(sizes, unlabeled, n_posts, test_folds):
                              f"exceed the {pool} training posts of a split: choose smaller sizes")
 
 
+def summary(path=None):
+    """Write the results file (:func:`sslviz.experiments.fisher_results.write_results`) from
+    this machine's cache and print it with the projection; returns the exit code."""
+    from . import fisher_results
+
+    path = fisher_results.RESULTS_FILE if path is None else path
+    corpus = fisher.load_fisher_corpus()
+    written = fisher_results.write_results(corpus.X, corpus.y, fisher.paper_test_folds(corpus.y),
+                                           path)
+    for name in fisher_results.SETTINGS:
+        if written["settings"][name]["records"]:
+            grid = fisher_results.results_grid(written, name)
+            print(f"{name} settings, {path}:")
+            for n_unlabeled in grid.unlabeled_sizes:
+                print(f"{n_unlabeled:,} unlabeled posts, splits {grid.splits.tolist()}")
+                print(fisher_table_text(grid, n_unlabeled=n_unlabeled))
+        print(fisher_results.projection_text(written, name))
+    return 0
+
+
 def main(argv):
-    """``python -m sslviz.experiments fisher table|figure [options]``; returns the exit code."""
+    """``python -m sslviz.experiments fisher table|figure|summary [options]``; returns the exit
+    code."""
     parser = _parser()
     args = parser.parse_args(argv)
     _check_arguments(parser, args)
+    if args.command == "summary":
+        return summary()
     table = args.command == "table"
     sizes = args.sizes or (fisher.PAPER_SIZES if table else fisher.PAPER_FIGURE_1_SIZES)
     unlabeled = args.unlabeled or ((fisher.PAPER_N_UNLABELED,) if table

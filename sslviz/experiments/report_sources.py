@@ -239,29 +239,40 @@ def _fisher_lecture_rows():
 
 
 def _fisher_paper_rows(summary, fisher):
-    """Rows of a stored paper-scale Fisher summary (``methods``; per selection ``corpora`` ->
-    entry with ``sizes`` -> {size: {"accuracy": [[per method] per split]}})."""
+    """Rows of the stored paper-scale Fisher summary (:mod:`.fisher_results`: records per
+    settings): Table 1's orderings at 10,000 unlabeled posts, per size, on the splits where both
+    methods ran."""
+    from . import fisher_results
+
     rows = []
+    settings = {"tuned": "α and C chosen on the labeled posts", "paper": "the paper's settings"}
     try:
-        methods = summary["methods"]
-        for selection, corpora in report.summary_selections(summary, "tuned on labeled rows"):
-            for entry in corpora.values():
-                for size, cell in entry["sizes"].items():
-                    acc = np.asarray(cell["accuracy"], dtype=float)
-                    paper_i = fisher.PAPER_SIZES.index(int(size))
-                    for other in ("counts", "nb+em"):
-                        if other not in methods:
-                            continue
-                        a, b = methods.index("ul-cat"), methods.index(other)
-                        theirs = (fisher.paper_column("ul-cat")[paper_i],
-                                  fisher.paper_column(other)[paper_i])
-                        sign = 1 if theirs[0] >= theirs[1] else -1
-                        names = ("SVM (ul-cat)", fisher.FISHER_METHOD_NAMES[other])[::sign]
-                        rows.append(order_row(
-                            f"{size} labels: {names[0]} above {names[1]}",
-                            _above(*sorted(theirs, reverse=True)), sign * (acc[:, a] - acc[:, b]),
-                            where="Table 1", setting=f"paper scale, selection {selection}",
-                            section="06 · Table 1 at paper scale"))
+        for name, label in settings.items():
+            if not summary["settings"][name]["records"]:
+                continue
+            grid = fisher_results.results_grid(summary, name)
+            if fisher.PAPER_N_UNLABELED not in grid.unlabeled_sizes or "ul-cat" not in grid.methods:
+                continue
+            j = list(grid.unlabeled_sizes).index(fisher.PAPER_N_UNLABELED)
+            for i, size in enumerate(grid.sizes):
+                paper_i = fisher.PAPER_SIZES.index(int(size))
+                for other in ("counts", "nb+em"):
+                    if other not in grid.methods:
+                        continue
+                    diff = 100 * (grid.accuracy[i, j, :, grid.methods.index("ul-cat")]
+                                  - grid.accuracy[i, j, :, grid.methods.index(other)])
+                    diff = diff[~np.isnan(diff)]
+                    if not diff.size:
+                        continue
+                    theirs = (fisher.paper_column("ul-cat")[paper_i],
+                              fisher.paper_column(other)[paper_i])
+                    sign = 1 if theirs[0] >= theirs[1] else -1
+                    names = ("SVM (ul-cat)", fisher.FISHER_METHOD_NAMES[other])[::sign]
+                    rows.append(order_row(
+                        f"{size} labels: {names[0]} above {names[1]}",
+                        _above(*sorted(theirs, reverse=True)), sign * diff, where="Table 1",
+                        setting=f"paper scale (10,000 unlabeled posts), {label}",
+                        section="06 · Table 1 at paper scale"))
     except (KeyError, TypeError, ValueError) as error:
         raise report.cli.UsageError(
             f"fisher_paper_scale.json has a layout the report does not read ({error!r}): adapt "

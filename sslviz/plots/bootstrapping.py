@@ -194,7 +194,7 @@ def plot_added_counts(ax, n_correct, n_wrong):
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(X_LABEL)
     ax.set_ylabel("rows added")
-    ax.legend(loc="upper right", fontsize="small")
+    ax.legend(loc="upper right", fontsize=10)
     ax.grid(alpha=0.3, axis="y")
     return {"correct": correct, "wrong": wrong, "highlight": highlight}
 
@@ -220,7 +220,7 @@ def plot_run_curves(ax, test_accuracy, pool_error_rate):
                                        color=WRONG, markersize=3,
                                        label="pseudo-label pool error")
     ax.set_ylim(-3, 103)
-    ax.legend(loc="center right", fontsize="small")
+    ax.legend(loc="center right", fontsize=10)
     return artists
 
 
@@ -275,7 +275,7 @@ def plot_threshold_panels(axes, accuracy, pool_error, pool_size, *, highlight):
     start = next(iter(accuracy.values()))[0] * 100
     accuracy_ax.axhline(start, color=MID_GREY, linestyle=":", linewidth=1.5,
                         label="supervised start")
-    accuracy_ax.legend(title="threshold", fontsize="small", loc="best")
+    accuracy_ax.legend(title="threshold", fontsize=10, loc="best")
     accuracy_ax.set_title("accuracy of each iteration's model")
     lines.append(plot_threshold_curves(error_ax, pool_error, highlight=highlight,
                                        ylabel="wrong pseudo-labels in the pool (%)"))

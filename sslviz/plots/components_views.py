@@ -1,58 +1,69 @@
-"""Drawing for lecture 10: component top words per iteration, co-training picks, error bars."""
+"""Drawing for lecture 10: component top words per iteration, co-training's wrong labels per
+view, error bars."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .common import BLUE, CLASS_COLORS, GREY, ORANGE, SEMI_SUPERVISED, WRONG
+from .common import BLUE, CLASS_COLORS, GREY, ORANGE, SEMI_SUPERVISED, update_size_marker
 
-VIEW_MARKERS = ("o", "s")  # page view, link view
+VIEW_NAMES = ("page view", "link view")
+VIEW_MARKERS = ("o", "s")
+VIEW_COLORS = (BLUE, ORANGE)
 ERROR_BARS = (("page", "supervised_page", BLUE), ("link", "supervised_link", ORANGE),
               ("both", "supervised_combined", GREY), ("co page", "co_page", BLUE),
               ("co link", "co_link", ORANGE), ("co both", "co_combined", SEMI_SUPERVISED),
               ("self", "self_both", CLASS_COLORS[3]))
 
 
-def plot_picks(ax, run):
-    """Axes for the pages co-training added: one column per iteration, a circle for the page
-    view's picks and a square for the link view's, red when the label was wrong. Returns the
-    artists for :func:`update_picks`."""
+def wrong_picks_so_far(run):
+    """Per view: the labels it added up to each iteration, and how many of them were wrong.
+
+    Returns ``(iterations, {view name: (wrong, added)})``, both counts per iteration 1..last.
+    """
+    iterations = np.asarray(run["added_iteration"])
+    wrong = np.asarray(run["added_label"]) != np.asarray(run["added_true"])
+    views = np.asarray(run["added_view"])
+    steps = np.arange(1, int(iterations.max()) + 1)
+    upto = iterations[None, :] <= steps[:, None]  # (iteration, pick)
+    counts = {name: ((upto & (wrong & (views == view))).sum(axis=1),
+                     (upto & (views == view)).sum(axis=1))
+              for view, name in enumerate(VIEW_NAMES)}
+    return steps, counts
+
+
+def plot_wrong_picks(ax, run):
+    """The wrong labels co-training has added so far, one curve per view that picked them.
+
+    Returns the artists for :func:`update_wrong_picks`.
+    """
+    from matplotlib.ticker import MaxNLocator
+
     ax.clear()
-    iterations = np.asarray(run["added_iteration"])
-    wrong_label = np.asarray(run["added_label"]) != np.asarray(run["added_true"])
-    rank = _rank_within_iteration(run)
-    groups = []
-    for view, marker in enumerate(VIEW_MARKERS):
-        for wrong, color in ((False, SEMI_SUPERVISED), (True, WRONG)):
-            mask = (np.asarray(run["added_view"]) == view) & (wrong_label == wrong)
-            points = np.column_stack([iterations[mask], rank[mask]])
-            artist = ax.scatter(points[:, 0], points[:, 1], marker=marker, color=color, s=55,
-                                label=f"{('page', 'link')[view]} view, "
-                                      f"{'wrong' if wrong else 'right'}")
-            groups.append((artist, points))
-    ax.set_xlim(0.3, int(iterations.max()) + 0.7)
-    ax.set_ylim(-0.7, 9.9)
+    steps, counts = wrong_picks_so_far(run)
+    for (name, (wrong, _)), color, marker in zip(counts.items(), VIEW_COLORS, VIEW_MARKERS,
+                                                 strict=True):
+        ax.plot(steps, wrong, marker=marker, markersize=5, color=color, label=name)
+    top = max(int(wrong[-1]) for wrong, _ in counts.values())
+    ax.set_xlim(0.5, steps[-1] + 0.5)
+    ax.set_ylim(0, top + 2)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("co-training iteration")
-    ax.set_ylabel("pick in its iteration (page view first)")
-    ax.legend(loc="upper left", fontsize=9, ncol=2)
-    return groups
+    ax.set_ylabel("wrong labels added so far")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize=11)
+    return {"ax": ax, "counts": counts, "marker": None}
 
 
-def update_picks(ax, groups, iteration):
-    """Show the picks up to ``iteration``."""
-    for artist, points in groups:
-        artist.set_offsets(points[points[:, 0] <= iteration] if len(points) else points)
-    ax.set_title(f"pages added up to iteration {iteration}")
-
-
-def _rank_within_iteration(run):
-    """Row of each pick in its iteration's column: the page view's picks first."""
-    iterations = np.asarray(run["added_iteration"])
-    rank = np.zeros(len(iterations))
-    for it in np.unique(iterations):
-        rows = np.flatnonzero(iterations == it)
-        rank[rows] = np.arange(len(rows))
-    return rank
+def update_wrong_picks(artists, iteration):
+    """Mark ``iteration`` and state each view's wrong and added labels up to it."""
+    ax, counts = artists["ax"], artists["counts"]
+    artists["marker"] = update_size_marker(ax, artists["marker"], iteration)
+    row = min(iteration, len(next(iter(counts.values()))[0])) - 1
+    shown = ", ".join(f"{name} {wrong[row]} of {added[row]}"
+                      for name, (wrong, added) in counts.items())
+    ax.set_title(f"wrong labels up to iteration {iteration}: {shown}")
+    return artists
 
 
 def plot_error_bars(ax, results, *, title):

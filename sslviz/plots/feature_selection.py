@@ -49,7 +49,7 @@ def plot_feature_weights(ax, true_weights, discriminative, *, names=None):
     n_good = int(np.sum(discriminative))
     ax.axvspan(-0.5, n_good - 0.5, color=GOOD_COLOR, alpha=0.08, linewidth=0)
     if names is not None:
-        ax.set_xticks(positions, names, rotation=90, fontsize=8)
+        ax.set_xticks(positions, names, rotation=90, fontsize=10)
     else:
         ax.set_xticks([])
     ax.set_xlim(-0.6, len(positions) - 0.4)
@@ -265,7 +265,7 @@ def plot_word_paths(ax, word_paths, neighbour_paths, *, ylabel, title):
     artists = plot_association_paths(ax, {**word_paths, **neighbour_paths}, styles=styles,
                                      colors=colors, widths={label: 3.0 for label in word_paths})
     ax.set_ylabel(ylabel)
-    ax.legend(fontsize=8, loc="best", ncols=2)
+    ax.legend(fontsize=10, loc="best", ncols=2)
     ax.set_title(title, fontsize=11)
     return artists
 

@@ -44,12 +44,13 @@ def node_colors(predicted):
 
 
 def plot_graph_nodes(ax, coords, predicted, labeled, *, edges=None, size=14, title="",
-                     labeled_scale=6, ring_width=1.5):
+                     labeled_scale=6, ring_width=1.5, class_names=None):
     """Nodes at ``coords`` coloured by ``predicted`` (class index, -1: no mass); returns artists.
 
     ``labeled``: bool mask of the given labels (drawn ``labeled_scale`` times larger, ringed
     ``ring_width`` points wide: smaller and thinner where hundreds are labeled); ``edges``:
-    optional sparse affinity matrix whose non-zero entries are drawn as faint lines.
+    optional sparse affinity matrix whose non-zero entries are drawn as faint lines;
+    ``class_names``: a legend under the axes names each class's colour, the ring and the grey.
     """
     ax.clear()
     artists = {}
@@ -69,7 +70,25 @@ def plot_graph_nodes(ax, coords, predicted, labeled, *, edges=None, size=14, tit
     ax.set_xticks([])
     ax.set_yticks([])
     ax.set_title(title)
+    if class_names is not None:
+        _class_legend(ax, class_names, ring_width)
     return artists
+
+
+def _class_legend(ax, class_names, ring_width):
+    """One entry per class colour, then the labeled ring and the grey of no label mass."""
+    from matplotlib.lines import Line2D
+
+    def dot(label, face, edge="none", width=0.0):
+        return Line2D([], [], linestyle="", marker="o", markersize=10, markerfacecolor=face,
+                      markeredgecolor=edge, markeredgewidth=width, label=label)
+
+    handles = [dot(str(name), node_colors([k])[0]) for k, name in enumerate(class_names)]
+    handles += [dot("labeled (ringed)", "white", BLACK, max(ring_width, 1.0)),
+                dot("no label yet", NO_MASS)]
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01),
+              ncols=min(len(handles), 4), fontsize=11, frameon=False, handletextpad=0.2,
+              columnspacing=1.0)
 
 
 def update_graph_nodes(artists, predicted, *, title=None, ax=None):
@@ -101,7 +120,7 @@ def plot_method_curves(ax, settings, curves, methods, *, xlabel, log_x=True, yla
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel or "accuracy on the unlabeled rows (%)")
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize=9)
+    ax.legend(loc="best", fontsize=10)
     return lines
 
 

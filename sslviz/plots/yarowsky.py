@@ -224,7 +224,7 @@ def plot_run_curves(ax, curves, *, baselines=None):
     ax.set_xticks(np.arange(n) if n <= 12 else np.arange(0, n, max(1, n // 10)))
     ax.set_xlim(-0.3, max(n - 1, 1) + 0.3)
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize="small")
+    ax.legend(loc="lower right", fontsize=10)
     return artists
 
 

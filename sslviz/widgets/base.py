@@ -4,7 +4,10 @@ An :class:`Explorer` owns one matplotlib ``Figure`` (created once, never through
 as a PNG in an ``ipywidgets.Image`` and redraws it whenever a control changes: the explorer's
 ``update(values)`` edits the artists, then the figure is rendered again. After every redraw the
 caption states the parameters on screen (browser tests wait for it), and the export control saves
-exactly this figure. An error in an update is shown under the figure, not lost.
+exactly this figure, once it has stopped changing (:meth:`Explorer.when_settled`). An error in an
+update is shown under the figure, not lost. Widget messages may arrive in another thread than the
+kernel's main one (JupyterLab sends them on a subshell while the main one is busy), so one lock
+per explorer keeps every change of its figure, and every export, whole.
 
 Browser tests and the figure-export command find explorers by CSS classes: the explorer box has
 ``sslviz-explorer``, its main control (the one a lecture drags first: the labeled-set size where
@@ -26,12 +29,14 @@ import contextlib
 import html
 import io
 import re
+import threading
 import time
 import weakref
 from functools import lru_cache, partial
 
 import ipywidgets as widgets
 import matplotlib as mpl
+import traitlets
 from ipywidgets.widgets.widget_description import DescriptionWidget
 from matplotlib.figure import Figure
 
@@ -60,6 +65,13 @@ _NO_AUTOMATIC_LAYOUT = {"figure.autolayout": False, "figure.constrained_layout.u
 DRAW_AHEAD = 6
 """Frames drawn ahead around the one on screen (three steps each way along a replay slider):
 enough to stay ahead of Play and of a drag, few enough that an idle kernel is soon idle again."""
+EXPORT_SETTLE_S = 0.5
+"""An export waits until the figure on screen has not changed for this long (seconds): a control
+value the widget front end held back during a redraw, sent once the kernel is idle, arrives well
+within it (see :mod:`sslviz.widgets.export_control`)."""
+EXPORT_MAX_WAITS = 40
+"""After this many waits (20 s) an export runs whatever the figure shows: it exports, or refuses
+with the reason (:meth:`Explorer.figure_on_screen`), instead of waiting for ever."""
 PREPARE_AHEAD = 6
 """Settings prepared ahead along the refit controls: up to three further the way the last change
 went, then one step each way along every control of ``prepare_along``, then two..."""
@@ -118,13 +130,18 @@ class Explorer(widgets.VBox):
         self.projector = projector_style_enabled()
         self._update = update
         self._dpi = dpi
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        self.image = DescribedImage(format="png", layout=widgets.Layout(max_width="100%"))
         self.caption = widgets.Label()
         self.error = widgets.HTML()
         self.last_error = None
         self.redraw_seconds = float("nan")
         self._layout_frozen = False
-        self._drawing = False
+        # Widget messages may be handled in another thread than the kernel's main one (JupyterLab
+        # sends them on a subshell while the main one is busy): one lock keeps every change of the
+        # figure (redraw, frame drawn ahead, restore, export) whole; ``_drawing`` is the thread
+        # whose update runs, so that a control the update itself adjusts is not redrawn again.
+        self._lock = threading.RLock()
+        self._drawing = None
         self._shown_values = None  # control values of the image on screen
         self._figure_values = None  # control values the figure's artists show now
         self._frames = Frames()
@@ -134,8 +151,10 @@ class Explorer(widgets.VBox):
         self._prepare_along = (refit_controls(self.controls) if prepare_along is None
                                else tuple(prepare_along))
         self.ahead = BackgroundWork() if prepare_in_background else IdleWork()
+        self._redraws = 0  # redraws so far: an export waits until this stops changing
         self.export = export_control(self.figure_on_screen, name, self.params,
-                                     description_getter=self.alt_text)
+                                     description_getter=self.alt_text,
+                                     when_settled=self.when_settled)
         fit_descriptions(list(extra_controls) + list(self.controls.values()))
         control_box = widgets.HBox(list(extra_controls) + list(self.controls.values()),
                                    layout=widgets.Layout(flex_flow="row wrap"))
@@ -181,9 +200,14 @@ class Explorer(widgets.VBox):
         The controls keep the value the student chose (a typo stays in its box to be corrected),
         and :meth:`figure_on_screen` refuses to export until the controls and the figure agree.
         """
+        with self._lock:
+            self._redraw()
+
+    def _redraw(self):
         start = time.perf_counter()
+        self._redraws += 1
         values = self.values()
-        self._drawing = True
+        self._drawing = threading.get_ident()
         try:
             self.image.value = self._draw(values)
         except Exception as error:  # shown to the student; kept for tests
@@ -193,7 +217,7 @@ class Explorer(widgets.VBox):
             self._restore_shown_figure()
             return
         finally:
-            self._drawing = False
+            self._drawing = None
         self.last_error = None
         self.error.value = ""
         # an update may adjust a control it depends on (a dropdown given the options of a new
@@ -202,6 +226,7 @@ class Explorer(widgets.VBox):
         self._figure_values = dict(values)
         previous, self._shown_values = self._shown_values, values
         self.caption.value = self.describe()
+        self.image.tooltip = self.alt_text()  # its accessible name: what the figure shows
         self.redraw_seconds = time.perf_counter() - start
         self._ahead += 1
         self._draw_ahead(self._ahead, previous)
@@ -224,7 +249,7 @@ class Explorer(widgets.VBox):
 
     def _draw_ahead(self, chain, previous=None):
         """Render one not yet rendered neighbouring frame, then schedule the next (idle time)."""
-        if chain != self._ahead or self._drawing or self._shown_values is None:
+        if chain != self._ahead or self._shown_values is None:
             return
         todo = [v for v in neighbouring_values(self.controls, self._shown_values, self._replay,
                                                previous=previous, limit=DRAW_AHEAD)
@@ -233,17 +258,18 @@ class Explorer(widgets.VBox):
             call_when_idle(lambda: self._draw_one_ahead(chain, todo[0], previous))
 
     def _draw_one_ahead(self, chain, values, previous):
-        if chain != self._ahead or self._drawing:
-            return
-        self._drawing = True
-        try:
-            self._draw(values)
-            self._show_artists_of_screen()
-        except Exception:  # drawing ahead is an optimisation: the visit will show the error
-            return
-        finally:
-            self._drawing = False
-        self._draw_ahead(chain, previous)
+        with self._lock:
+            if chain != self._ahead:
+                return
+            self._drawing = threading.get_ident()
+            try:
+                self._draw(values)
+                self._show_artists_of_screen()
+            except Exception:  # drawing ahead is an optimisation: the visit will show the error
+                return
+            finally:
+                self._drawing = None
+            self._draw_ahead(chain, previous)
 
     def _prepare_ahead(self, values, previous):
         """Hand ``prepare`` the neighbouring values along the refit controls (see ``prepare``)."""
@@ -272,7 +298,7 @@ class Explorer(widgets.VBox):
         if self._shown_values is None:
             return
         chosen = self.values()
-        self._drawing = True
+        self._drawing = threading.get_ident()
         try:
             self._show_artists_of_screen()
         except Exception:  # the figure stays half-redrawn; it is never exported as it is
@@ -282,7 +308,7 @@ class Explorer(widgets.VBox):
                 if self.controls[key].value != value:
                     with contextlib.suppress(Exception):
                         self.controls[key].value = value
-            self._drawing = False
+            self._drawing = None
 
     def figure_on_screen(self):
         """The figure, if it is the one of the controls' current values; else a
@@ -292,6 +318,10 @@ class Explorer(widgets.VBox):
         may have been half-redrawn before it was restored): exporting it would put a figure that
         was never on screen, named after values it does not show, on a slide.
         """
+        with self._lock:
+            return self._figure_on_screen()
+
+    def _figure_on_screen(self):
         if self.last_error is not None or self._shown_values != self.values():
             reason = (f"the last update failed ({type(self.last_error).__name__}: "
                       f"{self.last_error})" if self.last_error is not None
@@ -300,12 +330,37 @@ class Explorer(widgets.VBox):
                                     f"controls, because {reason}. Change the control back to a "
                                     "valid value, then export.")
         if self._figure_values != self._shown_values:  # frames were drawn ahead since
-            self._drawing = True
+            self._drawing = threading.get_ident()
             try:
                 self._show_artists_of_screen()
             finally:
-                self._drawing = False
+                self._drawing = None
         return self.figure
+
+    def when_settled(self, task):
+        """Run ``task`` (an export) once no redraw has happened for :data:`EXPORT_SETTLE_S` and
+        none is waiting (a value set in another thread, its redraw waiting for the lock).
+
+        The kernel runs it between messages, as it draws frames ahead; where no event loop runs
+        (tests, scripts) it runs at once. It runs holding the figure's lock: no redraw, in this
+        thread or another, changes the figure while it is saved.
+        """
+        seen, waits = self._redraws, 0
+
+        def check():
+            nonlocal seen, waits
+            with self._lock:
+                # a value set in another thread whose redraw waits for this lock: not settled
+                pending = self.last_error is None and self._shown_values != self.values()
+                if (self._redraws == seen and not pending) or waits >= EXPORT_MAX_WAITS:
+                    task()
+                    return
+                seen, waits = self._redraws, waits + 1
+            call_when_idle(check, EXPORT_SETTLE_S)
+
+        if not call_when_idle(check, EXPORT_SETTLE_S):
+            with self._lock:
+                task()
 
     def describe(self):
         """Caption text: the parameters shown, ``name=value`` separated by commas."""
@@ -333,7 +388,7 @@ class Explorer(widgets.VBox):
         return contextlib.nullcontext()
 
     def _on_change(self, _change):
-        if self._drawing:  # a control adjusted by ``update`` itself (e.g. a slider's max)
+        if self._drawing == threading.get_ident():  # adjusted by ``update`` itself (a max)
             return
         self.redraw()
 
@@ -367,6 +422,18 @@ def _short(value):
     if isinstance(value, str):
         return value
     return format_value(value) if isinstance(value, (int, float)) else str(value)
+
+
+class DescribedImage(widgets.Image):
+    """An ``Image`` whose ``tooltip`` (the explorer's alt text) becomes the ``title`` of the
+    ``<img>``, its accessible name: a screen reader reads it, as it reads an ``alt``.
+
+    ipywidgets' front end sets the title only on a widget whose ``description`` is empty, and an
+    ``Image`` has no ``description`` at all (its view then fails to read one): this gives it an
+    empty one.
+    """
+
+    description = traitlets.Unicode("").tag(sync=True)
 
 
 def _main_control(controls, main):
@@ -483,7 +550,8 @@ def export_explorers(folder=None, *, preset="16:9", reset=True, formats=("png", 
     for explorer in live_explorers():
         if reset:
             explorer.reset()
-        paths += save_figure(explorer.figure_on_screen(), explorer.name, params=explorer.params(),
-                             folder=folder, preset=preset, formats=formats,
-                             description=explorer.alt_text())
+        with explorer._lock:
+            paths += save_figure(explorer.figure_on_screen(), explorer.name,
+                                 params=explorer.params(), folder=folder, preset=preset,
+                                 formats=formats, description=explorer.alt_text())
     return paths

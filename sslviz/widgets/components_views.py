@@ -6,7 +6,7 @@ import ipywidgets as widgets
 
 from ..lectures import explorer_prefix
 from ..plots.common import NEW_WORD, TEXT, plot_word_columns
-from ..plots.components_views import plot_error_bars, plot_picks, update_picks
+from ..plots.components_views import plot_error_bars, plot_wrong_picks, update_wrong_picks
 from .base import Explorer, iteration_control, new_figure, seed_control
 
 LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
@@ -48,7 +48,8 @@ def components_explorer(frames, *, n_negative_components, iteration=0, n_words=8
 
 
 def cotraining_explorer(runs, *, n_labeled, seed=0, iteration=30):
-    """Co-training's picks per iteration (right/wrong, by view) and the errors over seeds.
+    """Co-training's wrong labels so far, by the view that added them, and the errors over
+    seeds.
 
     Parameters
     ----------
@@ -76,9 +77,9 @@ def cotraining_explorer(runs, *, n_labeled, seed=0, iteration=30):
                                                     "(dot = seed)")
             drawn["size"] = values["n_labeled"]
         if drawn["run"] != (values["n_labeled"], values["seed"]):
-            drawn["groups"] = plot_picks(pick_ax, results[values["seed"]])
+            drawn["picks"] = plot_wrong_picks(pick_ax, results[values["seed"]])
             drawn["run"] = (values["n_labeled"], values["seed"])
-        update_picks(pick_ax, drawn["groups"], values["iteration"])
+        update_wrong_picks(drawn["picks"], values["iteration"])
 
     return Explorer(f"{LECTURE}-co_training", figure, controls, update,
                     extra_controls=[play])

@@ -4,6 +4,12 @@ The control calls :func:`sslviz.export.save_figure` with the live figure (``fig_
 explorer's name and its current parameters (``params_getter()``), at the slide preset chosen in the
 dropdown, and then says where it wrote. The callback runs inside ``with output:`` so that an error
 is shown in the notebook instead of being lost in the browser console.
+
+A click can reach the kernel before a control value the instructor set just before it: while the
+kernel redraws, the widget front end holds a control's next value back (one message per widget
+in flight), but sends the click at once. So the export is handed to ``when_settled`` (the
+explorer's :meth:`~sslviz.widgets.base.Explorer.when_settled`), which runs it once the figure on
+screen stopped changing; the files then show the figure the screen ends with.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ def export_control(
     output: widgets.Output | None = None,
     folder: str | os.PathLike | None = None,
     description_getter: Callable[[], str] | None = None,
+    when_settled: Callable[[Callable[[], None]], None] | None = None,
 ) -> widgets.HBox:
     """Button + slide-preset dropdown + label that save the figure on screen as PNG/SVG/PDF.
 
@@ -56,6 +63,9 @@ def export_control(
         Target folder; default ``$SSLVIZ_FIGURES`` or ``./figures`` (see :mod:`sslviz.export`).
     description_getter : callable () -> str, optional
         Returns the alt text of the figure on screen, stored in the files' metadata.
+    when_settled : callable (callable) -> None, optional
+        Runs the export it is given once the figure on screen has stopped changing. Default: at
+        once.
 
     Returns
     -------
@@ -88,8 +98,11 @@ def export_control(
 
     def on_click(_button):
         box.last_paths = []
+        label.value = "Exporting ..."
+        (when_settled or _now)(export)
+
+    def export():
         with out:
-            label.value = "Exporting ..."
             try:
                 figure = fig_getter()
             except FigureNotOnScreen as refusal:  # a reason, not a bug: no traceback
@@ -111,3 +124,7 @@ def export_control(
 
     button.on_click(on_click)
     return box
+
+
+def _now(task):
+    task()

@@ -40,7 +40,7 @@ def _step_panel(ax, model, truth, rows):
                                    label="reached by a label", xlabel="propagation step")
     ax.plot(100 * accuracy, color="0.3", linestyle="--", label="right, among those reached")
     ax.set_ylim(0, 102)
-    ax.legend(loc="lower right", fontsize=9)
+    ax.legend(loc="lower right", fontsize=11)
     return artists
 
 
@@ -133,7 +133,7 @@ def sense_explorer(task, coords, runs, *, fraction, iteration=0):
     def draw_nodes(ax, predicted, labeled):
         # hundreds of labeled instances: small, thinly ringed, so the map stays readable
         return plot_graph_nodes(ax, coords, predicted, labeled, size=6, labeled_scale=3,
-                                ring_width=0.5)
+                                ring_width=0.5, class_names=task.class_names)
 
     def run_of(values):
         y_semi, model = runs[by_name[values["n_labeled"]]]
@@ -192,6 +192,6 @@ def curves_explorer(experiments, *, name, setting=None):
         plot_seed_bars(bar_ax, [(METHOD_LABELS[m].replace(" ", "\n", 1), curves[m][row],
                                  METHOD_COLORS[m]) for m in methods],
                        title=f"{xlabel} {values['n_labeled']}: a dot per seed")
-        bar_ax.tick_params(axis="x", labelsize=8)
+        bar_ax.tick_params(axis="x", labelsize=10)
 
     return Explorer(f"{LECTURE}-{name}", figure, controls, update, main="n_labeled")

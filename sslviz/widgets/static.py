@@ -84,3 +84,27 @@ def static_bundle(png: bytes | None, alt: str) -> tuple[dict, dict]:
         data["image/png"] = base64.b64encode(small_png(png)).decode("ascii")
         metadata["image/png"] = {"alt": alt}
     return data, metadata
+
+
+class DescribedFigure:
+    """A matplotlib figure shown as a picture with its description (alt text), as explorers
+    show theirs: ``described(figure, "what it shows")`` as a cell's last line."""
+
+    def __init__(self, figure, description: str):
+        if not isinstance(description, str) or not description.strip():
+            raise ValueError("describe the figure in one line (its alt text), e.g. "
+                             "described(figure, 'Accuracy against the number of labels'); "
+                             f"got {description!r}")
+        self.figure = figure
+        self.description = one_line(description)
+
+    def _repr_mimebundle_(self, **kwargs):
+        buffer = io.BytesIO()
+        self.figure.savefig(buffer, format="png")
+        return static_bundle(buffer.getvalue(), self.description)
+
+
+def described(figure, description: str) -> DescribedFigure:
+    """``figure`` with a one-line description: displayed, it is a picture whose alt text is
+    ``description`` (a static site and screen readers use it)."""
+    return DescribedFigure(figure, description)

@@ -5,18 +5,23 @@ all cells, and check that no cell failed, every widget rendered and no static fi
 its text form (``<Figure size 700x420 with 1 Axes>``: a figure nothing displays). Then, for each
 explorer: its controls and figure are on screen; moving its main slider one step with the
 keyboard changes the figure and the caption shows the new value; its export button writes PNG,
-SVG and PDF files named after the parameters in the caption. One notebook is also presented as
-slides, where every explorer must be live too (``test_deck_slideshow.py``).
+SVG and PDF files named after the parameters in the caption, the PNG the picture on screen. One
+notebook is also presented as slides, where every explorer must be live too
+(``test_deck_slideshow.py``).
 """
 
 from __future__ import annotations
 
+import base64
+import io
 import re
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from helpers import PATIENCE_S
+from PIL import Image
 
 from sslviz.export import figure_basename
 
@@ -28,6 +33,16 @@ RUN_TIMEOUT_MS = 3 * PATIENCE_S * 1000  # far above a cold run of the slowest no
 REDRAW_TIMEOUT_S = PATIENCE_S / 5  # a refit answers within about a second on an idle machine
 PROGRESS_EVERY_S = 60
 MAGIC = {"png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF-", "svg": b"<?xml"}
+MATCH_LIMIT = 12.0
+"""Mean absolute grey-level difference (0-255) allowed between an export scaled to the screen
+image and that image: a lecture figure rendered at 200 and at 90 dpi differs by about 4 (text and
+marker edges); a figure drawn over another or squeezed into a corner by far more."""
+SHOWN_PNG_JS = """async img => {
+    const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
+    let text = '';
+    for (const byte of bytes) { text += String.fromCharCode(byte); }
+    return btoa(text);
+}"""
 SAVED = re.compile(r"^Saved (?P<base>\S+)\.\{(?P<formats>[a-z,]+)\} in (?P<folder>.+)$")
 
 RUN_STATE_JS = """() => {
@@ -166,6 +181,9 @@ def move_main_slider(page, explorer, *, with_mouse=False):
 
 
 def export_and_check(explorer, caption, figures_folder):
+    """Export at the figure's own size; the files are named after the caption and the PNG is
+    the image on screen (a garbled export, drawn while the figure changed, differs widely)."""
+    explorer.locator(".sslviz-export select").select_option(label="as on screen")
     explorer.locator(".sslviz-export button").click()
     label = explorer.locator(".sslviz-export-status")
     label.filter(has_text=re.compile(r"^(Saved|Export failed)")).wait_for(timeout=PATIENCE_S * 1000)
@@ -179,6 +197,22 @@ def export_and_check(explorer, caption, figures_folder):
         assert path.is_file(), f"{path.name} was not written"
         assert path.read_bytes().startswith(MAGIC[fmt]), f"{path.name} is not a {fmt} file"
         assert path.stat().st_size > 2000, f"{path.name} is almost empty"
+    shown = explorer.locator("img.sslviz-figure").evaluate(SHOWN_PNG_JS)
+    difference = png_difference(base64.b64decode(shown), figures_folder / f"{base}.png")
+    assert difference < MATCH_LIMIT, (
+        f"{base}.png differs from the image on screen by {difference:.1f} grey levels on average")
+
+
+def png_difference(shown_png, exported_path):
+    """Mean absolute grey-level difference (0-255) of the exported PNG, scaled to the size of the
+    PNG on screen, and that PNG; their aspect ratios must agree."""
+    shown = Image.open(io.BytesIO(shown_png)).convert("L")
+    with Image.open(exported_path) as image:
+        exported = image.convert("L")
+    assert abs(exported.width / exported.height - shown.width / shown.height) < 0.01, (
+        f"{exported_path.name} is {exported.size}, the image on screen {shown.size}")
+    exported = exported.resize(shown.size, Image.Resampling.LANCZOS)
+    return float(np.abs(np.asarray(shown, dtype=float) - np.asarray(exported, dtype=float)).mean())
 
 
 def screenshot_notebook(page, path):

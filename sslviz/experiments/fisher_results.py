@@ -1,0 +1,300 @@
+"""Lecture 06's paper-scale runs as a small results file: what the cache holds, summarised.
+
+``python -m sslviz.experiments fisher table`` computes cells of Table 1 at the paper's scale into
+the result cache (:mod:`sslviz.experiments.fisher_command`); ``python -m sslviz.experiments fisher
+summary`` reads that cache -- it computes nothing -- and writes :data:`RESULTS_FILE`: for each of
+the two settings (:data:`SETTINGS`: chosen on the labeled posts, and the paper's), one record per
+labeled size, unlabeled size, split and method that is in the cache, with its accuracy, the
+seconds it took, and the α or C it used. The lecture reads that file, so a reader sees the run
+without its cache; the cells not run are listed with the measured time per job and the projected
+time of the rest (:func:`projection`).
+
+The file records the code that computed it (``"code"``: :func:`sslviz.code_digest.code_of` of the
+job function, as in every cache key); a test fails with :data:`RERUN_HINT` when that code has
+changed since (:func:`results_code_changed`). Writing never loses a record
+(:func:`write_results`): what the file holds and this machine's cache lacks is kept.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .. import cli
+from .._io import atomic_write
+from ..cache import data_digest
+from ..code_digest import code_of
+from ..paths import STORED_RESULTS
+from . import fisher
+from .fisher import (
+    FISHER_METHODS,
+    LABELED_ONLY_METHODS,
+    METHOD_GROUPS,
+    PAPER_FIGURE_1_UNLABELED,
+    PAPER_N_SPLITS,
+    PAPER_N_UNLABELED,
+    PAPER_SETTINGS,
+    PAPER_SIZES,
+    FisherGrid,
+    FisherSettings,
+)
+from .runner import run_jobs
+
+RESULTS_FILE = STORED_RESULTS / "fisher_paper_scale.json"
+RUN_COMMAND = "python -m sslviz.experiments fisher table"
+SUMMARY_COMMAND = "python -m sslviz.experiments fisher summary"
+RERUN_HINT = (f"rerun the cells the file holds with `{RUN_COMMAND}` (and `--paper-settings`), "
+              f"then `{SUMMARY_COMMAND}`, and re-execute lecture 06")
+#: The two tables of the file: every α and C chosen on the labeled posts (the default of the
+#: command), and the paper's fixed settings (``--paper-settings``).
+SETTINGS = {"tuned": FisherSettings(), "paper": PAPER_SETTINGS}
+#: The unlabeled sizes a summary looks for: Figure 1's, the lecture's 5,000 and Table 1's 10,000.
+UNLABELED_SIZES = tuple(sorted({*PAPER_FIGURE_1_UNLABELED, 5000, PAPER_N_UNLABELED}))
+#: What identifies one record of the file.
+RECORD_KEY = ("n_labeled", "n_unlabeled", "split", "method")
+
+
+def _jobs(settings, sizes, unlabeled_sizes, splits):
+    """Every job a run of these sizes could have cached; a group of labeled-only methods once
+    per labeled set (its cache key has no unlabeled size)."""
+    run = fisher._methods_to_run(FISHER_METHODS, settings)
+    jobs = []
+    for size in sizes:
+        for split in splits:
+            for group in METHOD_GROUPS:
+                if not set(group) & set(run):
+                    continue
+                labeled_only = set(group) <= set(LABELED_ONLY_METHODS)
+                for n_unlabeled in ((max(unlabeled_sizes),) if labeled_only
+                                    else unlabeled_sizes):
+                    jobs.append({"n_labeled": int(size), "n_unlabeled": int(n_unlabeled),
+                                 "split": int(split), "methods": group})
+    return jobs
+
+
+def cached_records(X, y, test_folds, settings, *, sizes=PAPER_SIZES,
+                   unlabeled_sizes=UNLABELED_SIZES, splits=range(PAPER_N_SPLITS)):
+    """The records of every job of :func:`fisher.fisher_grid` the cache holds, computing nothing.
+
+    One record per method of a cached job: labeled size, unlabeled size (0 for a method of
+    :data:`LABELED_ONLY_METHODS`: it does not depend on them), split, method, accuracy (%), the
+    seconds it took, the α or C it used and whether that choice stopped at a bound.
+    """
+    digest = data_digest(X, np.asarray(y), *[np.asarray(fold) for fold in test_folds])
+    jobs = _jobs(settings, sizes, unlabeled_sizes, splits)
+    results = run_jobs(fisher._run_job, jobs, kind="fisher", cached_only=True,
+                       key=lambda job: fisher._job_key(job, digest, settings))
+    records = []
+    for job, result in zip(jobs, results, strict=True):
+        if result is None:
+            continue
+        for g, method in enumerate(job["methods"]):
+            labeled_only = method in LABELED_ONLY_METHODS
+            records.append({
+                "n_labeled": job["n_labeled"], "n_unlabeled": 0 if labeled_only
+                else job["n_unlabeled"], "split": job["split"], "method": method,
+                "accuracy": round(float(result["accuracy"][g]) * 100, 4),
+                "seconds": round(float(result["seconds"][g]), 1),
+                "chosen": float(result["chosen"][g]), "at_bound": bool(result["at_bound"][g])})
+    return sorted(records, key=_record_key)
+
+
+def _record_key(record):
+    return tuple(record[name] for name in RECORD_KEY)
+
+
+def summarise(X, y, test_folds, *, settings=SETTINGS, **sizes):
+    """The results file's content for this machine's cache (``sizes``: as
+    :func:`cached_records`)."""
+    return {"code": code_of(fisher._run_job), "result_version": fisher.RESULT_VERSION,
+            "command": RUN_COMMAND, "settings": {
+                name: {"values": value.group_key(FISHER_METHODS),
+                       "records": cached_records(X, y, test_folds, value, **sizes)}
+                for name, value in settings.items()}}
+
+
+def count_records(summary):
+    """How many records ``summary`` (the results file) holds over its settings."""
+    return sum(len(entry["records"]) for entry in summary["settings"].values())
+
+
+def merge_results(summary, previous):
+    """``summary`` with every record of ``previous`` (computed by the same code) it lacks."""
+    merged = json.loads(json.dumps(summary))
+    for name, entry in previous["settings"].items():
+        target = merged["settings"].setdefault(name, json.loads(json.dumps(entry)))
+        have = {_record_key(record) for record in target["records"]}
+        target["records"] += [record for record in entry["records"]
+                              if _record_key(record) not in have]
+        target["records"].sort(key=_record_key)
+    return merged
+
+
+def write_results(X, y, test_folds, path=RESULTS_FILE, **options):
+    """Summarise the cache (:func:`summarise`) into ``path`` (JSON, written atomically).
+
+    Nothing the file held is lost: its records that this machine's cache lacks are kept when the
+    file was computed by today's code; a summary of today's code that would hold fewer records
+    than a file of other code is refused (:class:`sslviz.cli.UsageError`, nothing written); a
+    file of other code that is replaced is first copied to ``<name>.<its digest>.json``.
+    Returns the summary written.
+    """
+    summary = summarise(X, y, test_folds, **options)
+    previous = read_results(path)
+    if previous is not None and previous.get("code") == summary["code"]:
+        summary = merge_results(summary, previous)
+    if previous is not None and count_records(summary) < count_records(previous):
+        raise cli.UsageError(
+            f"{Path(path).name} holds {count_records(previous)} records; the summary of this "
+            f"machine's cache would hold {count_records(summary)} (the file was computed by "
+            f"other code, so its records cannot be merged): nothing was written. Run "
+            f"`{RUN_COMMAND}` for the missing cells first")
+    if previous is not None and previous.get("code") != summary["code"]:
+        digest = (previous.get("code") or {}).get("digest", "unknown-code")
+        keep = Path(path).with_name(f"{Path(path).stem}.{digest}.json")
+        with atomic_write(keep, "w") as file:
+            json.dump(previous, file, indent=1)
+            file.write("\n")
+        print(f"{Path(path).name} was computed by other code; kept as {keep.name}")
+    with atomic_write(path, "w") as file:
+        json.dump(summary, file, indent=1)
+        file.write("\n")
+    return summary
+
+
+def read_results(path=RESULTS_FILE):
+    """The results file as a dict, or ``None`` when no paper-scale run was summarised."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def results_code_changed(summary):
+    """``""`` when ``summary`` (the results file) was computed by today's code, else why not."""
+    recorded, today = summary.get("code"), code_of(fisher._run_job)
+    if recorded == today:
+        return ""
+    return (f"the code behind {RESULTS_FILE.name} changed (recorded {recorded}, today {today}): "
+            f"{RERUN_HINT}")
+
+
+def results_grid(summary, name, *, sizes=None, unlabeled_sizes=None, splits=None):
+    """The records of settings ``name`` as a :class:`~sslviz.experiments.fisher.FisherGrid`.
+
+    Default axes: the sizes, unlabeled sizes and splits at which a method that uses the
+    unlabeled posts was run (a labeled-only record can come from another run that shares its
+    cache entry, e.g. the lecture's count SVM at C = 1). NaN where a cell was not run; a
+    labeled-only method's record fills every unlabeled size of its labeled set.
+    """
+    records = summary["settings"][name]["records"]
+    run = [r for r in records if r["method"] not in LABELED_ONLY_METHODS] or records
+    sizes = sorted({r["n_labeled"] for r in run}) if sizes is None else list(sizes)
+    unlabeled_sizes = (sorted({r["n_unlabeled"] for r in records} - {0})
+                       if unlabeled_sizes is None else list(unlabeled_sizes))
+    splits = sorted({r["split"] for r in run}) if splits is None else list(splits)
+    methods = tuple(m for m in FISHER_METHODS if any(r["method"] == m for r in records))
+    shape = (len(sizes), len(unlabeled_sizes), len(splits), len(methods))
+    arrays = {field: np.full(shape, np.nan) for field in ("accuracy", "seconds", "chosen",
+                                                          "at_bound")}
+    for r in records:
+        if r["n_labeled"] not in sizes or r["split"] not in splits:
+            continue
+        i, k, m = sizes.index(r["n_labeled"]), splits.index(r["split"]), methods.index(
+            r["method"])
+        columns = (range(len(unlabeled_sizes)) if r["n_unlabeled"] == 0 else
+                   [unlabeled_sizes.index(r["n_unlabeled"])]
+                   if r["n_unlabeled"] in unlabeled_sizes else [])
+        for j in columns:
+            arrays["accuracy"][i, j, k, m] = r["accuracy"] / 100
+            arrays["seconds"][i, j, k, m] = r["seconds"]
+            arrays["chosen"][i, j, k, m] = r["chosen"]
+            arrays["at_bound"][i, j, k, m] = float(r["at_bound"])
+    return FisherGrid(np.array(sizes), np.array(unlabeled_sizes), np.array(splits), methods,
+                      **arrays)
+
+
+def job_seconds(summary, name, n_unlabeled=PAPER_N_UNLABELED):
+    """Measured seconds per job of settings ``name`` at ``n_unlabeled`` posts.
+
+    Returns ``{(group, n_labeled): [seconds of each split whose every method is in]}``; a job's
+    time is the sum of its methods' (a shared model is charged to one of them).
+    """
+    records = summary["settings"][name]["records"]
+    seconds = {}
+    for r in records:
+        if r["n_unlabeled"] in (0, n_unlabeled):
+            seconds[r["method"], r["n_labeled"], r["split"]] = r["seconds"]
+    times = {}
+    for group in METHOD_GROUPS:
+        cells = {(size, split) for method, size, split in seconds if method in group}
+        for size, split in sorted(cells):
+            if all((m, size, split) in seconds for m in group):
+                times.setdefault((group, size), []).append(
+                    sum(seconds[m, size, split] for m in group))
+    return times
+
+
+def projection(summary, name, *, sizes=PAPER_SIZES, n_splits=PAPER_N_SPLITS,
+               n_unlabeled=PAPER_N_UNLABELED):
+    """The projected time of Table 1 under settings ``name``: every size, ``n_splits`` splits.
+
+    Each group of methods (:data:`METHOD_GROUPS`; with the paper's settings the linear SVM is the
+    count SVM) is charged, at a size it was not measured at, the mean time of its measured jobs
+    interpolated linearly between the measured sizes around it, outside them the nearest
+    measured size's (an estimate). Returns ``(total, remaining, n_jobs, n_done, missing)``:
+    seconds for every job and for those not yet in the file, the number of jobs and of those
+    done, and the groups never measured (they add nothing: the totals are then lower bounds).
+    """
+    times = job_seconds(summary, name, n_unlabeled)
+    run = fisher._methods_to_run(FISHER_METHODS, SETTINGS[name])
+    total = remaining = 0.0
+    n_jobs = n_done = 0
+    missing = []
+    for group in METHOD_GROUPS:
+        if not set(group) & set(run):
+            continue
+        measured = sorted(size for g, size in times if g == group)
+        n_jobs += len(sizes) * n_splits
+        if not measured:
+            missing.append(group)
+            continue
+        means = [float(np.mean(times[group, size])) for size in measured]
+        for size in sizes:
+            per_job = float(np.interp(size, measured, means))
+            done = min(len(times.get((group, size), [])), n_splits)
+            total += n_splits * per_job
+            remaining += (n_splits - done) * per_job
+            n_done += done
+    return total, remaining, n_jobs, n_done, missing
+
+
+def duration(seconds):
+    """``"42 min"`` below two hours, else ``"3.5 h"``."""
+    minutes = seconds / 60
+    return f"{minutes:.0f} min" if minutes < 120 else f"{minutes / 60:.1f} h"
+
+
+def projection_text(summary, name):
+    """The measured seconds per job (mean over splits) and the projection of Table 1."""
+    times = job_seconds(summary, name)
+    lines = [f"{name} settings, measured seconds per job at {PAPER_N_UNLABELED:,} unlabeled "
+             "posts (mean over the splits run):"]
+    for (group, size), values in sorted(times.items(), key=lambda item: (item[0][1],
+                                                                         item[0][0])):
+        lines.append(f"  {size:>5} labeled, {'+'.join(group):<12} {np.mean(values):7.0f} s "
+                     f"({len(values)} split{'s' * (len(values) > 1)})")
+    total, remaining, n_jobs, n_done, missing = projection(summary, name)
+    if not times:
+        lines.append(f"  none yet: Table 1 ({len(PAPER_SIZES)} sizes x {PAPER_N_SPLITS} "
+                     f"splits) is {n_jobs} jobs")
+        return "\n".join(lines)
+    bound = "at least " if missing else ""
+    lines.append(f"  Table 1 ({len(PAPER_SIZES)} sizes x {PAPER_N_SPLITS} splits, {n_jobs} jobs,"
+                 f" {n_done} done): {bound}{duration(total)} in all, {bound}{duration(remaining)}"
+                 " left, on one process (a size not measured is charged the time interpolated "
+                 "between measured sizes, beyond them the nearest one's: an estimate)"
+                 + (f"; never measured: {missing}" if missing else ""))
+    return "\n".join(lines)

@@ -1,0 +1,187 @@
+"""Lecture 06's paper-scale results file (sslviz.experiments.fisher_results) on a small corpus.
+
+Every test has a private result cache (tests/conftest.py).
+"""
+
+import json
+
+import numpy as np
+import pytest
+from synthetic import topic_corpus
+
+import sslviz.experiments.fisher_results as R
+from sslviz import cli
+from sslviz.code_digest import code_of
+from sslviz.experiments import fisher
+from sslviz.experiments.fisher import FisherSettings, fisher_grid, paper_test_folds
+
+X, Y, _ = topic_corpus(n_docs=300, n_words=30, seed=1, n_topics=3, words_per_topic=4,
+                       background=0.6, topic_rate=1.0)
+FOLDS = paper_test_folds(Y, n_folds=5, seed=0)
+TUNED = FisherSettings(max_iter=5, annealing=(0.1, 1.0))
+PAPER = FisherSettings(max_iter=5, annealing=(0.1, 1.0), alpha=1.0, kernel_alpha=1.0, C=1.0,
+                       features="tf")
+SETTINGS = {"tuned": TUNED, "paper": PAPER}
+SIZES = dict(sizes=[6, 30], unlabeled_sizes=[40, 120], splits=[0, 1])
+METHODS = ("n-cat", "ul-cat", "counts", "linear", "nb+em", "nb")  # the order of Table 1
+
+
+def run(settings=TUNED, **sizes):
+    return fisher_grid(X, Y, test_folds=FOLDS, methods=METHODS, settings=settings,
+                       progress=False, **{**SIZES, **sizes})
+
+
+def write(path):
+    return R.write_results(X, Y, FOLDS, path, settings=SETTINGS, **SIZES)
+
+
+def test_the_file_holds_what_the_grid_computed(tmp_path):
+    grid = run()
+    summary = write(tmp_path / "paper.json")
+    assert summary["code"] == code_of(fisher._run_job)
+    assert summary["settings"]["paper"]["records"] == []  # not run
+    read = R.results_grid(R.read_results(tmp_path / "paper.json"), "tuned")
+    assert read.methods == METHODS
+    np.testing.assert_array_equal(read.sizes, SIZES["sizes"])
+    np.testing.assert_array_equal(read.unlabeled_sizes, SIZES["unlabeled_sizes"])
+    np.testing.assert_allclose(read.accuracy, grid.accuracy, atol=1e-6)  # rounded to 1e-4 %
+    np.testing.assert_array_equal(read.chosen, grid.chosen)
+    np.testing.assert_array_equal(read.at_bound, grid.at_bound)
+    # labeled-only methods: one record per labeled set, marked with 0 unlabeled posts
+    records = summary["settings"]["tuned"]["records"]
+    counts = [r for r in records if r["method"] == "counts"]
+    assert len(counts) == 2 * 2 and {r["n_unlabeled"] for r in counts} == {0}
+    assert len([r for r in records if r["method"] == "ul-cat"]) == 2 * 2 * 2
+
+
+def test_with_the_papers_settings_the_linear_svm_is_the_count_svm(tmp_path):
+    run(PAPER, sizes=[30])
+    summary = write(tmp_path / "paper.json")
+    methods = {r["method"] for r in summary["settings"]["paper"]["records"]}
+    assert "counts" in methods and "linear" not in methods
+    assert {r["chosen"] for r in summary["settings"]["paper"]["records"]} == {1.0}  # C, α given
+
+
+def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cache):
+    path = tmp_path / "paper.json"
+    run()
+    full = write(path)
+    n_full = R.count_records(full)
+    for entry in (result_cache / "fisher").glob("*.npz"):  # another machine: an empty cache
+        entry.unlink()
+    run(splits=[1])  # it runs one split again
+    again = write(path)
+    assert R.read_results(path) == again
+    assert R.count_records(again) == n_full
+    strip = [{R._record_key(r): r["accuracy"] for r in s["settings"]["tuned"]["records"]}
+             for s in (again, full)]
+    assert strip[0] == strip[1]  # split 0 kept from the file, split 1 recomputed
+
+    stale = {**full, "code": {"module": "sslviz.experiments.fisher", "digest": "0" * 16}}
+    path.write_text(json.dumps(stale))
+    for entry in (result_cache / "fisher").glob("*.npz"):
+        entry.unlink()
+    run(splits=[1])
+    with pytest.raises(cli.UsageError, match=f"holds {n_full} records; .* would hold "
+                       f"{n_full // 2} .* nothing was written"):
+        write(path)  # other code, not merged: it would shrink
+    assert json.loads(path.read_text()) == stale
+    run(splits=[0])  # today's code: every split
+    fresh = write(path)
+    assert R.count_records(fresh) == n_full
+    kept = tmp_path / f"paper.{'0' * 16}.json"
+    assert json.loads(kept.read_text()) == stale  # but kept beside it, whole
+
+
+def test_a_results_file_of_other_code_names_the_rerun():
+    summary = {"code": {"module": "sslviz.experiments.fisher", "digest": "0" * 16}}
+    assert R.results_code_changed(summary).endswith(R.RERUN_HINT)
+    assert R.results_code_changed({"code": code_of(fisher._run_job)}) == ""
+
+
+@pytest.mark.skipif(not R.RESULTS_FILE.exists(), reason="no paper-scale results file")
+def test_committed_results_file_was_computed_by_todays_code():
+    """Fast: compares the code recorded in the file with today's sources (no recomputation)."""
+    assert R.results_code_changed(R.read_results()) == ""
+
+
+def _record(size, split, method, seconds, n_unlabeled=10_000):
+    return {"n_labeled": size, "n_unlabeled": 0 if method in fisher.LABELED_ONLY_METHODS
+            else n_unlabeled, "split": split, "method": method, "accuracy": 50.0,
+            "seconds": seconds, "chosen": 1.0, "at_bound": False}
+
+
+def test_projection_charges_each_group_its_measured_time_interpolated_between_sizes():
+    records = [_record(100, 0, m, 10.0) for m in fisher.FISHER_METHODS]
+    records += [_record(1000, s, m, 30.0) for s in (0, 1) for m in fisher.FISHER_METHODS]
+    records.append(_record(1000, 0, "ul-cat", 99.0, n_unlabeled=5000))  # another size: ignored
+    summary = {"settings": {"tuned": {"records": records}}}
+    times = R.job_seconds(summary, "tuned")
+    assert times[("ul-cat", "nb+em"), 1000] == [60.0, 60.0]  # the two methods of one job
+    assert times[("tsvm",), 100] == [10.0]
+    total, remaining, n_jobs, n_done, missing = R.projection(
+        summary, "tuned", sizes=(100, 550, 1000, 2000), n_splits=2)
+    # per job: one-method groups 10, 20, 30, 30 s over the sizes; two-method groups twice that
+    per_size = np.array([10.0, 20.0, 30.0, 30.0])
+    assert missing == []
+    assert n_jobs == 6 * 4 * 2 and n_done == 6 * (1 + 2)
+    assert total == pytest.approx(2 * per_size.sum() * (4 + 2 * 2))
+    done = (10.0 + 2 * 30.0) * (4 + 2 * 2)
+    assert remaining == pytest.approx(total - done)
+    # a group never measured: named, and the totals are lower bounds
+    summary = {"settings": {"tuned": {"records": [r for r in records if r["method"] != "tsvm"]}}}
+    assert R.projection(summary, "tuned", sizes=(100,), n_splits=2)[4] == [("tsvm",)]
+    assert "never measured: [('tsvm',)]" in R.projection_text(summary, "tuned")
+    empty = {"settings": {"paper": {"records": []}}}
+    assert R.projection_text(empty, "paper").endswith("none yet: Table 1 (7 sizes x 5 splits) "
+                                                      "is 175 jobs")  # no linear: it is counts
+
+
+def test_the_summary_command_writes_the_file_from_the_cache(tmp_path, monkeypatch, capsys):
+    from sslviz.experiments.__main__ import main
+    from sslviz.text import CountCorpus
+
+    corpus = CountCorpus(X, Y, ["a", "b", "c"], np.array([f"w{i}" for i in range(30)]),
+                         np.array([f"d{i}" for i in range(300)]))
+    monkeypatch.setattr(fisher, "load_fisher_corpus", lambda: corpus)
+    monkeypatch.setattr(R, "RESULTS_FILE", tmp_path / "fisher.json")
+    assert main(["fisher-table", "--sizes", "100", "--unlabeled", "50", "--splits", "0",
+                 "--methods", "counts", "--n-jobs", "1"]) == 0
+    capsys.readouterr()
+    assert main(["fisher", "summary"]) == 0
+    out = capsys.readouterr().out
+    [record] = R.read_results(tmp_path / "fisher.json")["settings"]["tuned"]["records"]
+    assert (record["n_labeled"], record["n_unlabeled"], record["split"], record["method"]) == (
+        100, 0, 0, "counts")
+    assert R.read_results(tmp_path / "fisher.json")["settings"]["paper"]["records"] == []
+    assert out.startswith(f"tuned settings, {tmp_path / 'fisher.json'}:")
+    assert "never measured" in out  # only the count SVM was run
+
+
+def test_the_grid_of_the_file_keeps_to_the_splits_its_unlabeled_methods_ran():
+    records = [_record(1000, s, m, 1.0) for s in (0, 1) for m in ("ul-cat", "counts")]
+    records += [_record(size, s, "counts", 1.0) for size in (100, 1000) for s in (0, 1, 2)
+                if (size, s) not in {(1000, 0), (1000, 1)}]  # another run's count SVM
+    grid = R.results_grid({"settings": {"paper": {"records": records}}}, "paper")
+    np.testing.assert_array_equal(grid.sizes, [1000])
+    np.testing.assert_array_equal(grid.splits, [0, 1])
+    np.testing.assert_array_equal(grid.table(), [[50.0, 50.0]])  # ul-cat, counts: no NaN
+    wider = R.results_grid({"settings": {"paper": {"records": records}}}, "paper",
+                           sizes=[100, 1000], splits=[0, 1, 2])
+    assert np.isnan(wider.accuracy[1, 0, 2, 0]) and wider.accuracy[0, 0, 2, 1] == 0.5
+
+
+def test_the_replication_report_reads_the_results_file():
+    from sslviz.experiments import report_sources
+
+    records = [_record(1000, s, m, 1.0) for s in (0, 1) for m in ("ul-cat", "counts", "nb+em")]
+    for r in records:
+        r["accuracy"] = {"ul-cat": 70.0, "counts": 60.0 + r["split"], "nb+em": 65.0}[r["method"]]
+    summary = {"settings": {"tuned": {"records": records}, "paper": {"records": []}}}
+    rows = report_sources._fisher_paper_rows(summary, fisher)
+    assert [row.claim for row in rows] == ["1000 labels: SVM (ul-cat) above SVM (counts)",
+                                           "1000 labels: SVM (ul-cat) above NB+EM (ul-cat)"]
+    assert rows[0].paper == "71.0 vs 68.9"
+    assert rows[0].ours.startswith("+9.5 ± 0.5 (n = 2; above on 100%)")
+    with pytest.raises(cli.UsageError, match="has a layout the report does not read"):
+        report_sources._fisher_paper_rows({"methods": []}, fisher)
