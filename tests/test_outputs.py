@@ -321,7 +321,7 @@ def test_a_dying_kernel_is_one_line_naming_the_notebook_and_the_cell(tmp_path, c
 def test_a_dying_kernel_in_the_store_is_one_line(tmp_path, monkeypatch, capsys, probe):
     from sslviz.notebook_files import NotebookFailed
 
-    def die(notebook, kinds):
+    def die(notebook, kinds, cache=None):
         raise NotebookFailed("probe.ipynb: the kernel died while running code cell 1")
         yield
 
