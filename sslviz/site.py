@@ -5,7 +5,9 @@ nbconvert and the template in ``site/templates/sslviz`` into ``OUT`` (default ``
 notebooks are not executed: the pages show the outputs committed by ``sslviz execute``. MathJax
 comes from the ``sphinx-mathjax-offline`` package and is copied into the site, so neither the build
 nor a reader needs the internet. The site is built in a temporary folder beside ``OUT`` and moved
-in place at the end. ``OUT`` must be new, empty or an earlier site (its
+in place at the end. The replication report (``docs/replication.md``, written by ``python -m
+sslviz.experiments report``) becomes ``replication.html``, linked from the contents page.
+``OUT`` must be new, empty or an earlier site (its
 :data:`sslviz.cli.OUTPUT_MARKER`): the build never replaces a folder it did not make.
 
 A published page runs no script from a notebook: markdown cells and HTML or markdown outputs are
@@ -13,6 +15,14 @@ sanitized (nbconvert's ``sanitize_html``, with :func:`clean_html` as its allow-l
 attributes markdown, tables, images, math and the project's own ``<span class="paper">`` need;
 links only to http(s), mailto or the site itself; pictures only as http(s) or ``data:image``);
 JavaScript outputs are dropped. A tag outside the list is shown as text, not run.
+
+Every page also carries the site's own features (:mod:`sslviz.site_pages`): a search across the
+lectures (an index written at build time, searched by the site's script), the page's contents,
+links where one lecture names another, copy buttons on code, a light and a dark theme (the
+reader's preference, or the toggle, remembered), a link to download the notebook (copied into
+``OUT/notebooks``) and, when ``pyproject.toml`` names the GitHub repository, links to open it on
+Binder and Colab. ``--pdf`` also prints every lecture into one ``book.pdf`` with headless Chromium.
+None of these requests anything outside the site.
 """
 
 from __future__ import annotations
@@ -28,11 +38,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from sslviz import cli
-from sslviz.hosted import REPOSITORY
+from sslviz import cli, site_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATES = ROOT / "site" / "templates"
+REPORT = ROOT / "docs" / "replication.md"  # written by `python -m sslviz.experiments report`
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MATHJAX_PACKAGE = "sphinx-mathjax-offline"
 INSTALL_HINT = "install the site tools with `pip install -e '.[site]'` (`python3 run.py site` does)"
@@ -46,6 +56,7 @@ LICENCE_NOTE = (
     "the repository.</p>")
 """The licence line at the foot of every page of the site."""
 COMMAND = "python -m sslviz.site"
+ASSETS = ("sslviz.css", "sslviz.js", "theme.js")  # in TEMPLATES/sslviz/assets, copied to OUT/assets
 
 
 class SiteError(Exception):
@@ -150,8 +161,41 @@ def _link(path, title):
     return {"href": Path(path).with_suffix(".html").name, "title": title}
 
 
-def contents_page(entries, binder=None):
-    """HTML of the contents page: the lectures in teaching order, each linked to its page."""
+def head_assets():
+    """What every page's ``<head>`` loads from the site: themes, search index, script."""
+    return ("\n".join(['<script src="assets/theme.js"></script>',  # before drawing: no flash
+                       '<link rel="stylesheet" href="assets/theme-dark.css">',
+                       '<link rel="stylesheet" href="assets/sslviz.css">',
+                       f'<script defer src="{site_pages.SEARCH_INDEX}"></script>',
+                       '<script defer src="assets/sslviz.js"></script>']))
+
+
+def dark_theme_css(exporter):
+    """JupyterLab's dark variables (nbconvert's ``theme-dark.css``) for ``data-theme="dark"`` and
+    for a reader who prefers dark and has not chosen the light theme."""
+    for folder in exporter.template_paths:
+        path = Path(folder, "static", "theme-dark.css")
+        if path.parent.parent.name == "lab" and path.is_file():
+            match = re.search(r":root\s*\{(.*?)\n\}", path.read_text(encoding="utf-8"), re.DOTALL)
+            if match:
+                rules = match[1]
+                return (f":root[data-theme=\"dark\"] {{{rules}\n}}\n@media (prefers-color-scheme: "
+                        f"dark) {{\n:root:not([data-theme=\"light\"]) {{{rules}\n}}\n}}\n")
+    raise SiteError(f"nbconvert's lab template has no static/theme-dark.css; {INSTALL_HINT}")
+
+
+def copy_assets(out, exporter):
+    """The site's script and style sheets into ``out/assets``."""
+    (out / "assets").mkdir(parents=True, exist_ok=True)
+    for name in ASSETS:
+        shutil.copy2(TEMPLATES / "sslviz" / "assets" / name, out / "assets" / name)
+    (out / "assets" / "theme-dark.css").write_text(dark_theme_css(exporter), encoding="utf-8")
+
+
+def contents_page(entries, binder=None, report=None, book=False):
+    """HTML of the contents page: the lectures in teaching order, each linked to its page, then
+    ``report`` (an entry: the replication report's page) when given; ``book``: a link to
+    ``book.pdf``."""
     items = "\n".join(f'  <li><a href="{html.escape(e["href"])}">{html.escape(e["title"])}</a></li>'
                       for e in entries)
     badge = ""
@@ -159,15 +203,73 @@ def contents_page(entries, binder=None):
         url = f"https://mybinder.org/v2/gh/{html.escape(binder)}/HEAD?urlpath=lab/tree/notebooks"
         badge = (f'<p><a class="sslviz-launch" href="{url}">Launch the notebooks on Binder</a> '
                  "(runs them in your browser; needs internet)</p>\n")
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            "<title>sslviz lectures</title>\n</head>\n<body style=\"font-family: sans-serif; "
-            "max-width: 50em; margin: 2em auto;\">\n<h1>Semi-supervised text classification: "
+    if book:
+        badge += ('<p><a class="sslviz-book" href="book.pdf">All the lectures as one PDF</a> '
+                  "(the printable book)</p>\n")
+    after = ""
+    if report:
+        after = (f'<p class="sslviz-report"><a href="{html.escape(report["href"])}">'
+                 f'{html.escape(report["title"])}</a>: every source\'s claims beside our runs</p>'
+                 "\n")
+    return (_page_head("sslviz lectures") + "<h1>Semi-supervised text classification: "
             "the lectures</h1>\n" + badge + '<ol class="sslviz-contents">\n' + items
-            + "\n</ol>\n" + LICENCE_NOTE + "\n</body>\n</html>\n")
+            + "\n</ol>\n" + after + LICENCE_NOTE + "\n</main>\n</body>\n</html>\n")
+
+
+def _page_head(title, width="50em"):
+    """A page of the site up to its ``<main>``: the site's assets and bar (search, theme)."""
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1.0\">\n"
+            f"<title>{html.escape(title)}</title>\n" + head_assets() + "\n</head>\n"
+            f"<body style=\"font-family: sans-serif; max-width: {width}; margin: 2em auto; "
+            "padding: 0 1em;\">\n<header class=\"sslviz-header\">\n" + site_pages.toolbar()
+            + "\n</header>\n<main>\n")
+
+
+REPORT_PAGE = {"href": "replication.html", "title": "What reproduced"}
+"""The replication report's page (``docs/replication.md``, :mod:`sslviz.experiments.report`)."""
+
+
+def report_page(markdown_text):
+    """HTML of the replication report's page: its Markdown rendered (nbconvert's mistune) and
+    cleaned like a lecture's (:func:`clean_html`), with a link back to the contents."""
+    try:
+        from nbconvert.filters.markdown_mistune import markdown2html_mistune
+    except ImportError:
+        raise SiteError(f"nbconvert is not installed; {INSTALL_HINT}") from None
+    body = clean_html(markdown2html_mistune(markdown_text))
+    nav = '<p><a rel="contents" href="index.html">Contents</a></p>\n'
+    return (_page_head(f"sslviz: {REPORT_PAGE['title']}", width="90em")
+            + nav + body + "\n" + nav + LICENCE_NOTE + "\n</main>\n</body>\n</html>\n")
+
+
+def _numbered(paths, entries):
+    """Lecture number (the ``NN_`` prefix) to page, for the links between lectures."""
+    return {int(Path(p).name[:2]): e["href"] for p, e in zip(paths, entries, strict=True)
+            if Path(p).name[:2].isdigit()}
+
+
+def render_page(exporter, nb, path, entries, i, binder, targets):
+    """One lecture page: the notebook with links to the lectures it names (``targets``: number to
+    page), the site's bar and the page's contents; returns (HTML, sections)."""
+    current = int(Path(path).name[:2]) if Path(path).name[:2].isdigit() else None
+    view = site_pages.link_notebook(static_view(nb), targets, current)
+    nav = {"root": "", "prev": entries[i - 1] if i else None,
+           "next": entries[i + 1] if i + 1 < len(entries) else None,
+           "licence": LICENCE_NOTE, "head": head_assets(),
+           "toolbar": site_pages.toolbar(f"{site_pages.NOTEBOOK_FOLDER}/{Path(path).name}",
+                                         site_pages.launch_links(binder, Path(path).name))}
+    resources = {"metadata": {"name": entries[i]["title"]}, "sslviz": nav}
+    body, _ = exporter.from_notebook_node(view, resources=resources)
+    sections = site_pages.page_sections(body)
+    return body.replace("<!--sslviz-toc-->", site_pages.contents_nav(sections), 1), sections
 
 
 def render(paths, out, binder=None):
-    """Render ``paths`` (in order) into the folder ``out``; return the list of page entries."""
+    """Render ``paths`` (in order) into the folder ``out``; return the list of page entries.
+
+    ``binder``: ``owner/name`` of the GitHub repository for the Binder and Colab links (None:
+    none)."""
     import nbformat
 
     exporter = _exporter()
@@ -176,20 +278,51 @@ def render(paths, out, binder=None):
     mathjax = mathjax_folder()
     shutil.copytree(mathjax / MATHJAX_FONTS, out / "mathjax" / MATHJAX_FONTS)
     shutil.copy2(mathjax / MATHJAX_SCRIPT, out / "mathjax" / MATHJAX_SCRIPT)
-    for i, nb in enumerate(notebooks):
-        nav = {"root": "", "prev": entries[i - 1] if i else None,
-               "next": entries[i + 1] if i + 1 < len(entries) else None,
-               "licence": LICENCE_NOTE}
-        resources = {"metadata": {"name": entries[i]["title"]}, "sslviz": nav}
-        body, _ = exporter.from_notebook_node(static_view(nb), resources=resources)
+    copy_assets(out, exporter)
+    (out / site_pages.NOTEBOOK_FOLDER).mkdir()
+    targets = _numbered(paths, entries)
+    searched = []
+    for i, (path, nb) in enumerate(zip(paths, notebooks, strict=True)):
+        body, sections = render_page(exporter, nb, path, entries, i, binder, targets)
         (out / entries[i]["href"]).write_text(body, encoding="utf-8")
-    (out / "index.html").write_text(contents_page(entries, binder), encoding="utf-8")
+        shutil.copy2(path, out / site_pages.NOTEBOOK_FOLDER / Path(path).name)
+        searched.append({**entries[i], "sections": sections})
+    (out / site_pages.SEARCH_INDEX).write_text(site_pages.search_index(searched), encoding="utf-8")
+    report = None
+    if REPORT.is_file():  # a source checkout (a wheel has no docs folder)
+        report = REPORT_PAGE
+        (out / report["href"]).write_text(report_page(REPORT.read_text(encoding="utf-8")),
+                                          encoding="utf-8")
+    (out / "index.html").write_text(contents_page(entries, binder, report), encoding="utf-8")
     (out / "lectures.json").write_text(json.dumps(entries, indent=1), encoding="utf-8")
     return entries
 
 
-def build(out=ROOT / "build" / "site", notebooks=None, binder=None):
-    """Build the site into ``out`` atomically (a temporary folder beside it, then a rename).
+def make_book(out, entries, binder=None):
+    """``out/book.pdf``: every page of the site printed by headless Chromium into one PDF (from
+    ``out/book.html``, all the lectures on one page); the contents page then links to it.
+    Returns the PDF's path, or None (with a message on stderr) where Chromium is missing."""
+    chromium = site_pages.find_chromium()
+    if chromium is None:
+        print("--pdf: Chromium was not found, so no book.pdf is made: install it (Debian/Ubuntu: "
+              "`sudo apt-get install chromium`) or point SSLVIZ_CHROMIUM at a Chromium binary",
+              file=sys.stderr)
+        return None
+    pages = [(e["href"], (out / e["href"]).read_text(encoding="utf-8")) for e in entries]
+    head = re.search(r"<head>.*?</head>", pages[0][1], re.DOTALL)[0]
+    head = re.sub(r"<title>.*?</title>", "<title>sslviz: the lectures</title>", head, count=1,
+                  flags=re.DOTALL)
+    (out / "book.html").write_text(site_pages.book_page(pages, head), encoding="utf-8")
+    pdf = site_pages.print_book(out, chromium=chromium)
+    report = REPORT_PAGE if (out / REPORT_PAGE["href"]).is_file() else None
+    (out / "index.html").write_text(contents_page(entries, binder, report, book=True),
+                                    encoding="utf-8")
+    return pdf
+
+
+def build(out=ROOT / "build" / "site", notebooks=None, binder=None, pdf=False):
+    """Build the site into ``out`` atomically (a temporary folder beside it, then a rename);
+    ``pdf``: with the printable book (:func:`make_book`).
 
     ``out`` must be new, empty or an earlier site (:func:`sslviz.cli.check_output_folder`), and
     hold none of the notebooks; both are checked before anything is rendered."""
@@ -204,6 +337,8 @@ def build(out=ROOT / "build" / "site", notebooks=None, binder=None):
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         entries = render(paths, tmp, binder)
+        if pdf:
+            make_book(tmp, entries, binder)
         cli.mark_output_folder(tmp, COMMAND)
         os.chmod(tmp, 0o755)
         old = out.with_name(f".{out.name}.old")
@@ -232,7 +367,15 @@ def _earlier_site(folder):
             and '<ol class="sslviz-contents">' in index)
 
 
-_REPOSITORY = REPOSITORY.removeprefix("https://github.com/")  # where sslviz is published
+def repository(chosen=None):
+    """``owner/name`` for the Binder and Colab links: ``chosen``, else ``$SSLVIZ_BINDER_REPO``,
+    else the GitHub repository in ``pyproject.toml``'s ``[project.urls]``; None (said on stderr)
+    when there is none."""
+    found = chosen or os.environ.get("SSLVIZ_BINDER_REPO") or site_pages.project_repository()
+    if not found:
+        print("no GitHub repository in pyproject.toml's [project.urls] (Repository): the pages "
+              "carry no Binder or Colab links", file=sys.stderr)
+    return found or None
 
 
 @cli.command
@@ -242,13 +385,18 @@ def main(argv=None) -> int:
                         help="output folder (default: build/site)")
     parser.add_argument("--notebooks", nargs="+", metavar="NOTEBOOK",
                         help="notebooks to render, in order (default: notebooks/NN_*.ipynb)")
-    parser.add_argument("--binder", default=os.environ.get("SSLVIZ_BINDER_REPO", _REPOSITORY),
-                        metavar="OWNER/NAME", help="GitHub repository for the Binder link "
-                        "(default: $SSLVIZ_BINDER_REPO, else where sslviz is published: "
-                        f"{_REPOSITORY})")
+    parser.add_argument("--binder", metavar="OWNER/NAME", help="GitHub repository for the "
+                        "Binder and Colab links (default: $SSLVIZ_BINDER_REPO, else the "
+                        "Repository of pyproject.toml's [project.urls])")
+    parser.add_argument("--pdf", action="store_true", help="also print every lecture into one "
+                        "book.pdf with headless Chromium (skipped, with a message, without it)")
     args = parser.parse_args(argv)
-    entries = build(args.out, args.notebooks, args.binder)  # a SiteError: one line, exit 2
-    print(f"{len(entries)} lectures written to {Path(args.out).resolve()}/index.html")
+    repo = repository(args.binder)
+    entries = build(args.out, args.notebooks, repo, args.pdf)  # a SiteError: one line, exit 2
+    out = Path(args.out).resolve()
+    print(f"{len(entries)} lectures written to {out}/index.html")
+    if (out / "book.pdf").is_file():
+        print(f"the printable book: {out}/book.pdf")
     return 0
 
 

@@ -112,6 +112,28 @@ def test_the_store_command_keeps_a_lectures_kinds_and_drops_what_it_no_longer_us
     assert json.loads((store / MANIFEST).read_text())["made_by"].endswith("store")
 
 
+def test_the_store_command_can_store_from_the_cache_folder_the_lecture_filled(
+        store, tmp_path, monkeypatch):
+    monkeypatch.setitem(STORED_KINDS, "probe", ("demo",))
+    filled = tmp_path / "filled"
+    put(filled, "demo", {"v": 1}, {"x": np.full(2, 7.0)})  # what the lecture's run left there
+    assert store_notebook(probe_notebook(tmp_path, 1), cache=filled) == {"demo": 1}
+    # read from the folder, not computed again (the notebook would have computed 1.0)
+    assert ResultCache("demo", code="sslviz.em").load({"v": 1})["x"].tolist() == [7.0, 7.0]
+
+
+def test_the_store_commands_cache_option_takes_one_lecture_and_a_folder(tmp_path, capsys):
+    notebook = (Path(__file__).resolve().parents[1] / "notebooks"
+                / "09_hybrid_generative_discriminative.ipynb")
+    with pytest.raises(SystemExit) as stop:
+        store_module.main(["--cache", str(tmp_path / "absent"), str(notebook)])
+    assert stop.value.code == 2
+    assert "is not a folder (the cache folder the lecture filled)" in capsys.readouterr().err
+    assert store_module.main(["--cache", str(tmp_path), "--check", str(notebook)]) == 2
+    assert ("--cache stores one lecture from the cache folder it filled: name exactly one "
+            "NOTEBOOK, without --check") in capsys.readouterr().err
+
+
 def test_check_finds_a_stored_number_the_code_no_longer_computes(store, tmp_path, monkeypatch):
     monkeypatch.setitem(STORED_KINDS, "probe", ("demo",))
     notebook = probe_notebook(tmp_path, 1)

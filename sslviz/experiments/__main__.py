@@ -10,7 +10,8 @@ table|perplexity`` (lecture 09, :func:`sslviz.experiments.hybrid_studies.main`);
 :func:`sslviz.experiments.model_selection.main`); ``graph-criteria`` (which criterion chooses
 lecture 11's k and spreading α, :func:`sslviz.experiments.graphs_criteria.main`); ``store
 [NOTEBOOK ...]`` (the results of the lectures' long sweeps kept with the project,
-:mod:`sslviz.experiments.store`).
+:mod:`sslviz.experiments.store`); ``report`` (the replication report, ``docs/replication.md``,
+from the stored results: :mod:`sslviz.experiments.report`).
 
 Every command takes ``--scheduler ADDRESS`` (e.g. ``tcp://host:8786``): its jobs then run on that
 Dask cluster (:func:`sslviz.experiments.runner.use_scheduler`; ``pip install sslviz[cluster]``),
@@ -35,7 +36,7 @@ SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # dask.distributed's net
 
 COMMANDS = {**LECTURE_COMMANDS, "graph-criteria": "sslviz.experiments.graphs_criteria",
             "sigma-study": "sslviz.experiments.hybrid_sigma",
-            "store": "sslviz.experiments.store"}
+            "store": "sslviz.experiments.store", "report": "sslviz.experiments.report"}
 """Each command's module (the lectures' from :mod:`sslviz.lectures`, the criterion study of
 lecture 12 among them, then lecture 11's criterion study and the store); its ``main(argv)``
 parses the command's own options."""
@@ -91,7 +92,8 @@ def _parser():
         "sigma-study: which criterion should choose the hybrid's sigma; "
         "alpha-study: which criterion should choose NB's alpha; graph-criteria: which criterion "
         "should choose a graph's k and spreading alpha (lecture 11); store: the "
-        "lectures' long sweeps, kept in sslviz/stored_results/cache. Every command "
+        "lectures' long sweeps, kept in sslviz/stored_results/cache; report: the replication "
+        "report (docs/replication.md) from the stored results. Every command "
         "takes --scheduler ADDRESS (a Dask cluster).")
     parser.add_argument("command", choices=[*COMMANDS, *ALIASES],
                         help="then the command's options (COMMAND --help lists them)")

@@ -15,6 +15,10 @@ evaluation sets of the paper's corpora (:func:`sslviz.experiments.hybrid.evaluat
   maximises (eq. 9's data term, without the prior);
 * ``sigma-1``: σ = 1, not chosen.
 
+:func:`sigma_sensitivity` asks the other question, on a lecture's own evaluation sets: the
+hybrid's test accuracy at every σ of a grid (reported, never used to choose), to show which of
+the tables' verdicts another σ would change.
+
 One job (:func:`sigma_point`) fits HybridNB on the whole training set and on each fold at every σ
 of :data:`SIGMA_GRID` (the ``width`` kind's range, 1e-3 … 1e3 by decades, so
 :func:`sslviz.tuning.choose_interior` never needs to extend it: an end is a bound), with one draw
@@ -33,13 +37,18 @@ import numpy as np
 
 from .. import cli
 from ..cache import data_digest
+from ..hybrid import HybridNB
 from ..tuning import choose_interior
+from ..validation import check_choice
 from .hybrid import (
+    LABELED_SELECTION,
     RESULT_VERSION,
+    SELECTIONS,
     SIGMA_GRID,
     evaluation_split,
     hybrid_alpha,
     load_hybrid_corpus,
+    nb_alpha,
     one_blas_thread,
     sigma_scores,
 )
@@ -163,6 +172,49 @@ def sigma_study_text(study):
 def mean_regret(study, criterion):
     """Regret of a criterion averaged over every cell and seed (points)."""
     return float(np.mean([study.regret(c, s, criterion) for c, s in study.cells]))
+
+
+SENSITIVITY_SIGMAS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
+"""σ of :func:`sigma_sensitivity`: the grid of the review that chose σ by cross-validation."""
+
+
+@one_blas_thread
+def sigma_sensitivity_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled,
+                            sigmas=SENSITIVITY_SIGMAS, selection=LABELED_SELECTION):
+    """The hybrid's test accuracy on one evaluation set at every σ of ``sigmas``, α as the
+    tables' under ``selection`` (:func:`.hybrid.nb_alpha`): ``accuracy`` (len(sigmas),) and
+    ``alpha``. Reported, never used to choose σ."""
+    split = evaluation_split(y, n_labeled, seed, test_rows=test_rows, n_test=n_test,
+                             n_unlabeled=n_unlabeled)
+    X_train, y_train = X[split.train], split.semi_supervised_targets(y)
+    alpha = nb_alpha(X_train, y_train, selection).value
+    accuracy = [np.mean(HybridNB(alpha=alpha, prior_scale=sigma).fit(X_train, y_train)
+                        .predict(X[split.test]) == y[split.test]) for sigma in sigmas]
+    return {"accuracy": np.array(accuracy), "alpha": np.float64(alpha)}
+
+
+def sigma_sensitivity(corpus, *, sizes, seeds, sigmas=SENSITIVITY_SIGMAS, use_cache=True,
+                      n_jobs=None, progress=True, selection=LABELED_SELECTION):
+    """:func:`sigma_sensitivity_point` at every size and seed of one corpus (a loaded
+    :class:`.hybrid.HybridCorpus`; cached jobs, kind ``"hybrid-sigma-sensitivity"``): the
+    hybrid's test accuracy, shape (sizes, seeds, sigmas)."""
+    sizes, seeds = np.asarray(sizes, dtype=int), np.asarray(seeds, dtype=int)
+    check_choice("selection", selection, SELECTIONS)
+    sigmas = tuple(float(s) for s in sigmas)
+    if not sigmas or min(sigmas) <= 0:
+        raise ValueError(f"sigmas must be positive prior scales, got {sigmas!r}")
+    jobs = [{"n_labeled": int(s), "seed": int(seed), "sigmas": sigmas, "selection": selection}
+            for s in sizes for seed in seeds]
+    digest = data_digest(corpus.X, corpus.y, -1 if corpus.test_rows is None else corpus.test_rows)
+    results = run_jobs(
+        sigma_sensitivity_point, jobs, kind="hybrid-sigma-sensitivity", use_cache=use_cache,
+        n_jobs=n_jobs, progress=progress, description=f"σ sensitivity ({corpus.name})",
+        key=lambda job: {"data": digest, "n_test": corpus.n_test, "version": RESULT_VERSION,
+                         "n_unlabeled": corpus.n_unlabeled, **job},
+        shared={"X": corpus.X, "y": corpus.y, "test_rows": corpus.test_rows,
+                "n_test": corpus.n_test, "n_unlabeled": corpus.n_unlabeled})
+    return np.array([r["accuracy"] for r in results]).reshape(len(sizes), len(seeds),
+                                                               len(sigmas))
 
 
 @cli.command

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import threading
 
 import numpy as np
@@ -41,6 +42,33 @@ _CLUSTER = threading.local()  # .client: the Client of use_scheduler (or .pendin
 CONNECT_TIMEOUT_S = 20.0
 """Bound on connecting to a scheduler, handshake included (Dask's own timeout bounds only the
 TCP connect: a silent server would be waited for without end)."""
+
+
+_STORED_ONLY = contextvars.ContextVar("sslviz_stored_only", default=None)
+
+
+@contextlib.contextmanager
+def stored_only(store, on_missing):
+    """Within the block, every :func:`run_jobs` reads its results from the project's store
+    ``store`` alone and computes nothing (a report over what the lectures stored).
+
+    ``on_missing(kind, n_missing, n_jobs)`` returns the exception raised when the store lacks
+    some of a call's jobs (say which lecture and which command stores them).
+    """
+    token = _STORED_ONLY.set((store, on_missing))
+    try:
+        yield
+    finally:
+        _STORED_ONLY.reset(token)
+
+
+def _read_stored(function, jobs, kind, key, store, on_missing):
+    cache = ResultCache(kind, code=function, store=store)
+    results = [cache.load_stored(key(job)) for job in jobs]
+    missing = sum(result is None for result in results)
+    if missing:
+        raise on_missing(kind, missing, len(results))
+    return results
 
 
 class SchedulerError(UsageError):
@@ -158,6 +186,8 @@ def run_jobs(function, jobs, *, kind, key, shared=None, use_cache=True, n_jobs=N
         Compute nothing: the results the cache (or the project's store) holds, ``None`` for
         the jobs it does not hold (a run not made yet, or made by other code).
     """
+    if _STORED_ONLY.get() is not None:
+        return _read_stored(function, jobs, kind, key, *_STORED_ONLY.get())
     shared = shared or {}
     cache = ResultCache(kind, code=function)
     if cached_only:

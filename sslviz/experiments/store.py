@@ -27,6 +27,8 @@ computing anything: the test suite runs it, and names the command that rebuilds 
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import json
 import shutil
 import sys
@@ -126,12 +128,15 @@ def _digest_or_none(module, root):
         return None
 
 
-def _run_fresh(notebook, kinds):
-    """Run ``notebook`` on an empty cache; yields once ``(seconds, {kind: {file name: path}})``,
-    the files of what it stored, which exist until the loop over this generator ends."""
-    from ..bench_notebooks import private_cache, time_cells
+def _run_fresh(notebook, kinds, cache=None):
+    """Run ``notebook`` on an empty cache (or on ``cache``, a folder only this lecture filled);
+    yields once ``(seconds, {kind: {file name: path}})``, the files of what it stored, which
+    exist until the loop over this generator ends."""
+    from ..bench_notebooks import environment, private_cache, time_cells
 
-    with private_cache(link_corpora=True, use_store=False) as folder:
+    context = (private_cache(link_corpora=True, use_store=False) if cache is None else
+               _given_cache(environment, cache))
+    with context as folder:
         seconds = sum(time_cells(Path(notebook).resolve()))
         made = {kind: {p.name: p for p in sorted((folder / kind).glob("*.npz"))}
                 for kind in kinds}
@@ -142,6 +147,12 @@ def _run_fresh(notebook, kinds):
         yield seconds, made
 
 
+@contextlib.contextmanager
+def _given_cache(environment, folder):
+    with environment({"SSLVIZ_CACHE": str(folder), "SSLVIZ_STORE": ""}):
+        yield Path(folder)
+
+
 def _kinds_of(notebook):
     stem = Path(notebook).stem
     if stem not in STORED_KINDS:
@@ -150,15 +161,19 @@ def _kinds_of(notebook):
     return stem, STORED_KINDS[stem]
 
 
-def store_notebook(notebook, *, store=None) -> dict:
+def store_notebook(notebook, *, store=None, cache=None) -> dict:
     """Compute ``notebook``'s stored kinds afresh and put them in the store; ``{kind: n files}``.
 
-    Files this lecture stored before and no lecture uses now are removed.
+    ``cache``: run the lecture on this cache folder instead of an empty one -- a folder that this
+    lecture alone filled (``SSLVIZ_CACHE=DIR SSLVIZ_STORE= python -m sslviz execute NOTEBOOK``),
+    so that its long jobs are not computed twice; every entry of a stored kind there is stored,
+    and entries of one kind made by two versions of the code are refused. Files this lecture
+    stored before and no lecture uses now are removed.
     """
     stem, kinds = _kinds_of(notebook)
     store = Path(store or store_dir())
     start = time.perf_counter()
-    for seconds, made in _run_fresh(notebook, kinds):  # noqa: B007 (both used after the loop)
+    for seconds, made in _run_fresh(notebook, kinds, cache):  # noqa: B007 (used after the loop)
         made_by = {kind: _code_of_entries(files.values()) for kind, files in made.items()}
         for kind, files in made.items():
             (store / kind).mkdir(parents=True, exist_ok=True)
@@ -264,7 +279,18 @@ def _parser():
                         help="lecture notebooks (default: every lecture that stores results)")
     parser.add_argument("--check", action="store_true",
                         help="recompute and compare with the store; exit 1 on a difference")
+    parser.add_argument("--cache", type=_existing_folder, metavar="DIR",
+                        help="run the one lecture named on this cache folder instead of an empty "
+                        "one: a folder that lecture alone filled (SSLVIZ_CACHE=DIR SSLVIZ_STORE= "
+                        "python -m sslviz execute NOTEBOOK), so its jobs are not computed twice")
     return parser
+
+
+def _existing_folder(text):
+    if not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder (the cache folder the "
+                                         "lecture filled)")
+    return Path(text)
 
 
 def _default_notebooks():
@@ -281,21 +307,24 @@ def main(argv=None):
                                    or _default_notebooks(), what="notebooks")
     for notebook in notebooks:
         _kinds_of(notebook)  # refuse a lecture without stored kinds before any run
+    if args.cache is not None and (args.check or len(notebooks) != 1):
+        raise cli.UsageError("--cache stores one lecture from the cache folder it filled: name "
+                             "exactly one NOTEBOOK, without --check")
     if store_dir() is None:
         raise cli.UsageError("no store folder: run from a source checkout or set SSLVIZ_STORE")
     check_store(store_dir(), writing=not args.check)
     from ..notebook_files import NotebookFailed
 
     try:
-        return _store(notebooks) if not args.check else _check(notebooks)
+        return _store(notebooks, args.cache) if not args.check else _check(notebooks)
     except NotebookFailed as error:  # a cell raised or the kernel died: one line, exit 1
         print(f"error: {cli.one_line(error)}", file=sys.stderr)
         return 1
 
 
-def _store(notebooks):
+def _store(notebooks, cache=None):
     for notebook in notebooks:
-        store_notebook(notebook)
+        store_notebook(notebook, cache=cache)
     return 0
 
 

@@ -25,7 +25,8 @@ WIDE = {"description_width": "initial"}  # a control's whole label, never cut ("
 
 
 def table_explorer(tables, *, corpus, size, method="hybrid"):
-    """Tables 1-3 as curves (ours solid, the paper's dotted) and the seeds at one size.
+    """Tables 1-3 as curves (ours solid, the paper's dotted) and the seeds at one size; a method
+    the tables did not run (MLR/MER at lecture scale) gets no bar.
 
     ``tables`` maps a corpus name to its :class:`~sslviz.experiments.hybrid.HybridTable`;
     everything is replayed from them. Controls ``n_labeled``, ``corpus``, ``method``.
@@ -53,7 +54,9 @@ def table_explorer(tables, *, corpus, size, method="hybrid"):
                           paper=PAPER_TABLES[table.corpus], highlight=values["method"],
                           title=f"{table.corpus}: {len(table.seeds)} evaluation sets")
         update_size_marker(curve_ax, None, size)
-        plot_method_bars(bar_ax, table.accuracy[sizes.index(size)], METHODS, labels,
+        ran = [m for m in range(len(METHODS)) if np.isfinite(table.accuracy[..., m]).any()]
+        plot_method_bars(bar_ax, table.accuracy[sizes.index(size)][:, ran],
+                         [METHODS[m] for m in ran], [labels[m] for m in ran],
                          title=f"{size} labeled (each dot an evaluation set)")
         bar_ax.tick_params(axis="x", labelsize=8)
 

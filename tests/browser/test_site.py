@@ -3,7 +3,10 @@ fixture notebook with an explorer's static picture), served from localhost with 
 
 Each lecture page must show its title, math typeset by the MathJax copy inside the site (no raw
 ``$$`` left), its worked solutions folded, links to the previous and next lecture that lead there,
-and request nothing outside the site; the contents page lists the lectures in teaching order.
+and request nothing outside the site; the contents page lists the lectures in teaching order. The
+site's own features work in the page: search across lectures, the page's contents, links where one
+lecture names another, copy buttons, the light/dark toggle (remembered; both themes pass WCAG AA
+contrast, checked by ``contrast.js``), the notebook's download and launch links.
 """
 
 from __future__ import annotations
@@ -12,13 +15,14 @@ import functools
 import html
 import http.server
 import threading
+from pathlib import Path
 
 import nbformat
 import pytest
 from helpers import PATIENCE_S
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from sslviz import site
+from sslviz import site, site_pages
 
 from .conftest import NOTEBOOKS
 
@@ -27,6 +31,7 @@ LECTURES = site.lectures(NOTEBOOKS)
 PNG_1x1 = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJ"
            "RU5ErkJggg==")
 ALT = "Explorer: accuracy against the number of labeled documents"
+CONTRAST = (Path(__file__).parent / "contrast.js").read_text(encoding="utf-8")
 
 
 def serve(folder):
@@ -64,8 +69,12 @@ def fixture_notebooks(folder):
                           "\\theta_t^{n_t}$$ and inline $x^2$."),
         new_code_cell("explore()", outputs=[explorer]),
         new_code_cell("answer = 42", metadata={"tags": ["solution"]}),
+        new_markdown_cell("## Where the quokka lives\n\nOnly this section names the quokka."),
+        new_code_cell("for i in range(3):\n    print(i < 2)", execution_count=7),
+        new_markdown_cell("## Exercises\n\nLecture 2 asks more."),
     ])
-    second = new_notebook(cells=[new_markdown_cell("# Lecture B — fixture\n\n$a + b$")])
+    second = new_notebook(cells=[new_markdown_cell("# Lecture B — fixture\n\n$a + b$, as in "
+                                                   "lecture 1.")])
     paths = [folder / "01_a.ipynb", folder / "02_b.ipynb"]
     for path, nb in zip(paths, [first, second], strict=True):
         nbformat.write(nb, path)
@@ -73,17 +82,23 @@ def fixture_notebooks(folder):
 
 
 @pytest.fixture(scope="module")
-def fixture_site(tmp_path_factory, chromium):
-    folder = tmp_path_factory.mktemp("fixture")
-    entries = site.build(folder / "site", fixture_notebooks(folder))
+def fixture_folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("fixture")
+
+
+@pytest.fixture(scope="module")
+def fixture_site(fixture_folder, chromium):
+    folder = fixture_folder
+    entries = site.build(folder / "site", fixture_notebooks(folder), binder="owner/name")
     server, url = serve(folder / "site")
     yield entries, url
     server.shutdown()
     server.server_close()
 
 
-def open_page(browser, url):
-    """Open ``url``; wait for MathJax; return the page and the URLs requested outside the site."""
+def open_page(browser, url, math=True):
+    """Open ``url``; wait for MathJax (``math``: the page loads it); return the page and the URLs
+    requested outside the site."""
     page = browser.new_page()
     outside, failed = [], []
     origin = "/".join(url.split("/", 3)[:3]) + "/"
@@ -91,6 +106,8 @@ def open_page(browser, url):
             else outside.append(r.url))
     page.on("requestfailed", lambda r: failed.append(r.url))
     page.goto(url)
+    if not math:
+        return page, outside, failed
     page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
                            timeout=PATIENCE_S * 1000)
     page.evaluate("() => MathJax.startup.promise")
@@ -174,6 +191,149 @@ def test_explorer_picture_and_solution_on_fixture(browser, fixture_site):
     check_lecture_page(browser, url, entries[1], entries[0], None)
 
 
+# ---------------------------------------------------------------- the site's own features
+
+
+def test_search_finds_a_section_of_another_lecture_and_leads_to_it(browser, fixture_site):
+    entries, url = fixture_site
+    page, outside, failed = open_page(browser, url + entries[1]["href"])
+    try:
+        results = page.locator("#sslviz-search-results")
+        assert not results.is_visible()
+        page.locator("#sslviz-search-input").fill("QUOKKA lives")
+        links = results.locator("a")
+        assert links.all_inner_texts() == ["Where the quokka lives"]
+        assert results.locator(".sslviz-search-page").inner_text() == entries[0]["title"]
+        page.locator("#sslviz-search-input").fill("quokka nowhere-to-be-found")
+        assert results.inner_text() == "No section mentions quokka nowhere-to-be-found"
+        page.locator("#sslviz-search-input").fill("quokka")
+        page.locator("#sslviz-search-input").press("Enter")  # the first result
+        page.wait_for_url("**/" + entries[0]["href"] + "#*")
+        anchor = page.evaluate("decodeURIComponent(location.hash.slice(1))")
+        assert page.locator(f"h2[id='{anchor}']").inner_text().startswith("Where the quokka")
+        assert page.locator(f"h2[id='{anchor}']").is_visible()
+        assert not outside and not failed
+    finally:
+        page.close()
+
+
+def test_search_on_the_contents_page_reaches_the_lectures(browser, lecture_site):
+    entries, url = lecture_site
+    page, outside, failed = open_page(browser, url + "index.html", math=False)
+    try:
+        page.locator("#sslviz-search-input").fill("Yarowsky")
+        hrefs = [a.get_attribute("href") for a in
+                 page.locator("#sslviz-search-results a").all()]
+        assert hrefs and all(h.split("#")[0] in {e["href"] for e in entries} for h in hrefs)
+        assert any(h.startswith("03_yarowsky.html#") for h in hrefs)
+        assert not outside and not failed
+    finally:
+        page.close()
+
+
+def test_contents_and_cross_references_link_where_they_say(browser, fixture_site):
+    entries, url = fixture_site
+    page, outside, failed = open_page(browser, url + entries[0]["href"])
+    try:
+        toc = page.locator("nav.sslviz-toc a")
+        assert toc.all_inner_texts() == ["Where the quokka lives", "Exercises"]
+        toc.nth(1).click()
+        anchor = page.evaluate("decodeURIComponent(location.hash.slice(1))")
+        assert page.locator(f"h2[id='{anchor}']").inner_text().startswith("Exercises")
+        assert page.locator(f"h2[id='{anchor}']").is_visible()
+        page.locator("main a", has_text="Lecture 2").click()  # "Lecture 2 asks more."
+        page.wait_for_load_state()
+        assert page.title() == entries[1]["title"]
+        page.locator("main a", has_text="lecture 1").click()  # "as in lecture 1."
+        page.wait_for_load_state()
+        assert page.title() == entries[0]["title"]
+        assert not outside and not failed
+    finally:
+        page.close()
+
+
+def test_copy_buttons_copy_the_source_without_prompts(browser, fixture_site):
+    entries, url = fixture_site
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    try:
+        page.goto(url + entries[0]["href"])
+        buttons = page.locator("button.sslviz-copy")
+        assert buttons.count() == 3  # the three code cells, the folded solution's too
+        buttons.nth(2).click()
+        assert page.evaluate("navigator.clipboard.readText()") == "for i in range(3):\n" \
+                                                                   "    print(i < 2)"
+        assert buttons.nth(2).inner_text() == "Copied"
+        buttons.nth(0).click()
+        assert page.evaluate("navigator.clipboard.readText()") == "explore()"
+    finally:
+        context.close()
+
+
+def theme_of(page):
+    return page.evaluate("""() => [document.documentElement.dataset.theme,
+        getComputedStyle(document.body).backgroundColor]""")
+
+
+@pytest.mark.parametrize("preferred", ["light", "dark"])
+def test_the_theme_follows_the_reader_until_toggled_then_is_remembered(browser, fixture_site,
+                                                                        preferred):
+    entries, url = fixture_site
+    other = "dark" if preferred == "light" else "light"
+    background = {"light": "rgb(255, 255, 255)", "dark": "rgb(17, 17, 17)"}
+    context = browser.new_context(color_scheme=preferred)
+    page = context.new_page()
+    try:
+        page.goto(url + entries[0]["href"])
+        assert theme_of(page) == [preferred, background[preferred]]
+        toggle = page.locator("button.sslviz-theme-toggle")
+        assert toggle.get_attribute("aria-pressed") == str(preferred == "dark").lower()
+        toggle.click()
+        assert theme_of(page) == [other, background[other]]
+        assert page.evaluate("localStorage.getItem('sslviz-theme')") == other
+        page.goto(url + "index.html")  # another page of the site, the same choice
+        assert theme_of(page) == [other, background[other]]
+        page.locator("button.sslviz-theme-toggle").click()
+        page.reload()
+        assert theme_of(page) == [preferred, background[preferred]]
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("index", range(len(LECTURES)), ids=[p.stem for p in LECTURES])
+def test_the_dark_theme_meets_wcag_aa_contrast(browser, lecture_site, index):
+    entries, url = lecture_site
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    try:
+        page.goto(url + entries[index]["href"])
+        page.locator("#sslviz-search-input").fill("lecture")  # the results drawn too
+        for details in page.locator("details.sslviz-solution").all():
+            details.evaluate("d => d.open = true")
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        assert page.evaluate(CONTRAST) == []
+    finally:
+        context.close()
+
+
+def test_the_page_downloads_its_notebook_and_links_binder_and_colab(browser, fixture_site,
+                                                                      fixture_folder):
+    entries, url = fixture_site
+    page, outside, failed = open_page(browser, url + entries[0]["href"])
+    try:
+        with page.expect_download() as download:
+            page.locator("a.sslviz-download").click()
+        assert download.value.suggested_filename == "01_a.ipynb"
+        saved = Path(download.value.path()).read_bytes()
+        assert saved == (fixture_folder / "01_a.ipynb").read_bytes()
+        launch = site_pages.launch_links("owner/name", "01_a.ipynb")
+        assert page.locator("a.sslviz-launch-binder").get_attribute("href") == launch["binder"]
+        assert page.locator("a.sslviz-launch-colab").get_attribute("href") == launch["colab"]
+        assert not outside and not failed  # neither link is followed by the page itself
+    finally:
+        page.close()
+
+
 HOSTILE_TEXT = "Kept words around every attack"
 
 
@@ -214,6 +374,10 @@ def test_a_hostile_notebook_runs_no_script_in_the_browser(browser, tmp_path):
         assert page.evaluate(marker) is None
         page.locator("a", has_text="click me").click(timeout=PATIENCE_S * 1000)
         page.locator("#js-link").click(timeout=PATIENCE_S * 1000)
+        page.wait_for_timeout(300)
+        assert page.evaluate(marker) is None
+        page.locator("#sslviz-search-input").fill("PWNED")  # the attacks, as search results
+        assert page.locator("#sslviz-search-results li").count() >= 1
         page.wait_for_timeout(300)
         assert page.evaluate(marker) is None
         text = page.locator("main").inner_text()
