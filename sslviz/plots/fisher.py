@@ -45,7 +45,7 @@ def plot_posterior(ax, class_names):
     """
     positions = np.arange(len(class_names))
     bars = ax.barh(positions, np.zeros(len(class_names)), color=OTHER_COLOR)
-    ax.set_yticks(positions, class_names, fontsize=8)
+    ax.set_yticks(positions, class_names)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("P(c | x)")

@@ -56,7 +56,7 @@ def plot_table_curves(ax, sizes, accuracy, methods, labels, *, paper=None, highl
         ax.plot([], [], ":", color=GREY, label="paper (dotted)")
         ax.set_xticks(sorted(set(sizes) | set(paper)),
                       [str(s) for s in sorted(set(sizes) | set(paper))])
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=10, loc="lower right")
     ax.set_title(title)
     return artists
 
@@ -120,7 +120,7 @@ def plot_mer_sweep(ax, weights, accuracy, largest_share, *, chosen=None):
     ax.set_xlabel("entropy weight λ")
     ax.set_ylabel("%")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="lower left")
+    ax.legend(fontsize=10, loc="lower left")
     return marker
 
 
@@ -157,5 +157,5 @@ def plot_perplexity(ax, curves):
     ax.set_xlabel("labeled training documents")
     ax.set_ylabel("test perplexity (eq. 11)")
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10)
     return ax

@@ -58,7 +58,6 @@ def table_explorer(tables, *, corpus, size, method="hybrid"):
         plot_method_bars(bar_ax, table.accuracy[sizes.index(size)][:, ran],
                          [METHODS[m] for m in ran], [labels[m] for m in ran],
                          title=f"{size} labeled (each dot an evaluation set)")
-        bar_ax.tick_params(axis="x", labelsize=8)
 
     return Explorer(f"{LECTURE}-tables", figure, controls, update)
 

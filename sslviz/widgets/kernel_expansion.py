@@ -122,11 +122,10 @@ def curves_explorer(curves, *, size, methods=METHODS, scales=None):
                           legend_below=True)
         update_size_marker(curve_ax, None, values["n_labeled"])
         row = int(np.flatnonzero(curves[name].sizes == values["n_labeled"])[0])
-        plot_seed_bars(bar_ax, [(LABELS[m].replace(", ", "\n"),
+        plot_seed_bars(bar_ax, [(LABELS[m].replace(", ", "\n").replace(" (", "\n("),
                                  1 - curves[name].errors(m)[row], METHOD_COLORS[m])
                                 for m in shown],
                        title=f"{values['n_labeled']} labeled: accuracy, a dot per seed")
-        bar_ax.tick_params(axis="x", labelsize=8)
 
     return Explorer(f"{LECTURE}-curves", figure, controls, update)
 
