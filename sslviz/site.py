@@ -1,7 +1,9 @@
 """The lecture site: every committed notebook rendered to HTML, offline, with a contents page.
 
 ``python -m sslviz.site [OUT]`` (or ``python3 run.py site``) renders ``notebooks/NN_*.ipynb`` with
-nbconvert and the template in ``site/templates/sslviz`` into ``OUT`` (default ``build/site``). The
+nbconvert and the template in ``sslviz/site_templates/sslviz`` (package data, with the site's
+style sheets and scripts: an installed wheel builds the site too) into ``OUT`` (default
+``build/site``). The
 notebooks are not executed: the pages show the outputs committed by ``sslviz execute``. MathJax
 comes from the ``sphinx-mathjax-offline`` package and is copied into the site, so neither the build
 nor a reader needs the internet. The site is built in a temporary folder beside ``OUT`` and moved
@@ -30,6 +32,7 @@ from __future__ import annotations
 import copy
 import html
 import importlib.metadata
+import importlib.resources
 import json
 import os
 import re
@@ -41,7 +44,6 @@ from pathlib import Path
 from sslviz import cli, site_pages, site_reference
 
 ROOT = Path(__file__).resolve().parents[1]
-TEMPLATES = ROOT / "site" / "templates"
 REPORT = ROOT / "docs" / "replication.md"  # written by `python -m sslviz.experiments report`
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MATHJAX_PACKAGE = "sphinx-mathjax-offline"
@@ -49,25 +51,29 @@ INSTALL_HINT = "install the site tools with `pip install -e '.[site]'` (`python3
 MATHJAX_SCRIPT = "tex-chtml-full.js"
 MATHJAX_FONTS = Path("output", "chtml", "fonts", "woff-v2")  # loaded by the script
 TITLE = re.compile(r"^#\s+(.*)$", re.MULTILINE)
-LICENCE_NOTE = (
-    '<p class="sslviz-licence">Lecture text and figures: '
-    '<a rel="license" href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a> '
-    "(adapt them with attribution); code: BSD-3-Clause. See LICENSE-CONTENT.md and LICENSE in "
-    "the repository.</p>")
-"""The licence line at the foot of every page of the site."""
+LICENCE_NOTE = site_pages.LICENCE_NOTE
 COMMAND = "python -m sslviz.site"
-ASSETS = ("sslviz.css", "sslviz.js", "theme.js")  # in TEMPLATES/sslviz/assets, copied to OUT/assets
+ASSETS = ("sslviz.css", "sslviz.js", "theme.js")  # the template's assets/, copied to OUT/assets
 
 
 class SiteError(Exception):
     """The site cannot be built (a tool or a notebook is missing); the message says what to do."""
 
 
-def lectures(folder=ROOT / "notebooks"):
-    """The lecture notebooks in teaching order (their ``NN_`` prefix)."""
+def home():
+    """The checkout this package lies in (it has ``pyproject.toml``), else the working folder (an
+    installed package): where ``notebooks/`` and ``build/site`` are looked for by default."""
+    return ROOT if (ROOT / "pyproject.toml").is_file() else Path.cwd()
+
+
+def lectures(folder=None):
+    """The lecture notebooks in teaching order (their ``NN_`` prefix) in ``folder`` (default:
+    ``notebooks/`` of :func:`home`)."""
+    folder = home() / "notebooks" if folder is None else folder
     paths = sorted(Path(folder).glob("[0-9][0-9]_*.ipynb"))
     if not paths:
-        raise SiteError(f"no lecture notebooks (NN_name.ipynb) in {folder}")
+        raise SiteError(f"no lecture notebooks (NN_name.ipynb) in {folder}: run the command in a "
+                        "folder that holds notebooks/, or name them with --notebooks")
     return paths
 
 
@@ -172,26 +178,20 @@ def clean_html(html_text):
                         css_sanitizer=CSSSanitizer(allowed_css_properties=ALLOWED_CSS))
 
 
-def _exporter():
+def _exporter(templates):
+    """nbconvert's HTML exporter with the site's template (``templates``: the folder holding
+    it, on disk)."""
     try:
         from nbconvert import HTMLExporter
     except ImportError:
         raise SiteError(f"nbconvert is not installed; {INSTALL_HINT}") from None
-    return HTMLExporter(template_name="sslviz", extra_template_basedirs=[str(TEMPLATES)],
-                        sanitize_html=True, filters={"clean_html": clean_html})
+    return HTMLExporter(template_name=site_pages.TEMPLATE,
+                        extra_template_basedirs=[str(templates)], sanitize_html=True,
+                        filters={"clean_html": clean_html})
 
 
 def _link(path, title):
     return {"href": Path(path).with_suffix(".html").name, "title": title}
-
-
-def head_assets():
-    """What every page's ``<head>`` loads from the site: themes, search index, script."""
-    return ("\n".join(['<script src="assets/theme.js"></script>',  # before drawing: no flash
-                       '<link rel="stylesheet" href="assets/theme-dark.css">',
-                       '<link rel="stylesheet" href="assets/sslviz.css">',
-                       f'<script defer src="{site_pages.SEARCH_INDEX}"></script>',
-                       '<script defer src="assets/sslviz.js"></script>']))
 
 
 def dark_theme_css(exporter):
@@ -212,7 +212,7 @@ def copy_assets(out, exporter):
     """The site's script and style sheets into ``out/assets``."""
     (out / "assets").mkdir(parents=True, exist_ok=True)
     for name in ASSETS:
-        shutil.copy2(TEMPLATES / "sslviz" / "assets" / name, out / "assets" / name)
+        (out / "assets" / name).write_bytes(site_pages.template_file("assets", name).read_bytes())
     (out / "assets" / "theme-dark.css").write_text(dark_theme_css(exporter), encoding="utf-8")
 
 
@@ -237,20 +237,10 @@ def contents_page(entries, binder=None, report=None, book=False):
         after += (f'<p class="sslviz-report"><a href="{html.escape(report["href"])}">'
                  f'{html.escape(report["title"])}</a>: every source\'s claims beside our runs</p>'
                  "\n")
-    return (_page_head("sslviz lectures") + "<h1>Semi-supervised text classification: "
-            "the lectures</h1>\n" + badge + '<ol class="sslviz-contents">\n' + items
-            + "\n</ol>\n" + after + LICENCE_NOTE + "\n</main>\n</body>\n</html>\n")
-
-
-def _page_head(title, width="50em"):
-    """A page of the site up to its ``<main>``: the site's assets and bar (search, theme)."""
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1.0\">\n"
-            f"<title>{html.escape(title)}</title>\n" + head_assets() + "\n<style>\n"
-            + site_reference.colours_css(TEMPLATES) + "\n</style>\n</head>\n"
-            f"<body style=\"font-family: sans-serif; max-width: {width}; margin: 2em auto; "
-            "padding: 0 1em;\">\n<header class=\"sslviz-header\">\n" + site_pages.toolbar()
-            + "\n</header>\n<main>\n")
+    return (site_pages.page_head("sslviz lectures", site_reference.colours_css())
+            + "<h1>Semi-supervised text classification: the lectures</h1>\n" + badge
+            + '<ol class="sslviz-contents">\n' + items + "\n</ol>\n" + after
+            + site_pages.page_foot())
 
 
 REPORT_PAGE = {"href": "replication.html", "title": "What reproduced"}
@@ -266,8 +256,9 @@ def report_page(markdown_text):
         raise SiteError(f"nbconvert is not installed; {INSTALL_HINT}") from None
     body = clean_html(markdown2html_mistune(markdown_text))
     nav = '<p><a rel="contents" href="index.html">Contents</a></p>\n'
-    return (_page_head(f"sslviz: {REPORT_PAGE['title']}", width="90em")
-            + nav + body + "\n" + nav + LICENCE_NOTE + "\n</main>\n</body>\n</html>\n")
+    return (site_pages.page_head(f"sslviz: {REPORT_PAGE['title']}",
+                                 site_reference.colours_css(), width="90em")
+            + nav + body + "\n" + nav + site_pages.page_foot())
 
 
 def _numbered(paths, entries):
@@ -283,10 +274,10 @@ def render_page(exporter, nb, path, entries, i, binder, targets):
     view = site_pages.link_notebook(static_view(nb), targets, current)
     nav = {"root": "", "prev": entries[i - 1] if i else None,
            "next": entries[i + 1] if i + 1 < len(entries) else None,
-           "licence": LICENCE_NOTE, "head": head_assets(),
+           "licence": LICENCE_NOTE, "head": site_pages.head_assets(),
            "toolbar": site_pages.toolbar(f"{site_pages.NOTEBOOK_FOLDER}/{Path(path).name}",
                                          site_pages.launch_links(binder, Path(path).name)),
-           "colours": site_reference.colours_css(TEMPLATES), "describe": figure_description,
+           "colours": site_reference.colours_css(), "describe": figure_description,
            "glossary": site_reference.GLOSSARY, "bibliography": site_reference.BIBLIOGRAPHY}
     resources = {"metadata": {"name": entries[i]["title"]}, "sslviz": nav}
     body, _ = exporter.from_notebook_node(view, resources=resources)
@@ -299,9 +290,13 @@ def render(paths, out, binder=None):
 
     ``binder``: ``owner/name`` of the GitHub repository for the Binder and Colab links (None:
     none)."""
+    with importlib.resources.as_file(site_pages.TEMPLATES) as templates:  # nbconvert reads files
+        return _render(paths, out, binder, _exporter(templates))
+
+
+def _render(paths, out, binder, exporter):
     import nbformat
 
-    exporter = _exporter()
     notebooks = [nbformat.read(path, as_version=4) for path in paths]
     entries = [_link(p, lecture_title(nb, p)) for p, nb in zip(paths, notebooks, strict=True)]
     mathjax = mathjax_folder()
@@ -324,7 +319,7 @@ def render(paths, out, binder=None):
         shutil.copy2(path, out / site_pages.NOTEBOOK_FOLDER / Path(path).name)
         searched.append({**entries[i], "sections": sections})
     (out / site_pages.SEARCH_INDEX).write_text(site_pages.search_index(searched), encoding="utf-8")
-    write_reference_pages(out, entries, cited_by, site_reference.colours_css(TEMPLATES))
+    write_reference_pages(out, entries, cited_by)
     report = None
     if REPORT.is_file():  # a source checkout (a wheel has no docs folder)
         report = REPORT_PAGE
@@ -335,10 +330,11 @@ def render(paths, out, binder=None):
     return entries
 
 
-def write_reference_pages(out, entries, cited_by, colours):
+def write_reference_pages(out, entries, cited_by):
     """The glossary and the bibliography (``cited_by``: source key -> lecture numbers)."""
+    colours = site_reference.colours_css()
     (out / site_reference.GLOSSARY).write_text(site_reference.glossary_page(entries, colours),
-                                           encoding="utf-8")
+                                               encoding="utf-8")
     (out / site_reference.BIBLIOGRAPHY).write_text(
         site_reference.bibliography_page(entries, cited_by, colours), encoding="utf-8")
 
@@ -365,13 +361,14 @@ def make_book(out, entries, binder=None):
     return pdf
 
 
-def build(out=ROOT / "build" / "site", notebooks=None, binder=None, pdf=False):
+def build(out=None, notebooks=None, binder=None, pdf=False):
     """Build the site into ``out`` atomically (a temporary folder beside it, then a rename);
     ``pdf``: with the printable book (:func:`make_book`).
 
     ``out`` must be new, empty or an earlier site (:func:`sslviz.cli.check_output_folder`), and
     hold none of the notebooks; both are checked before anything is rendered."""
     paths = [Path(p) for p in notebooks] if notebooks else lectures()
+    out = home() / "build" / "site" if out is None else out
     out = cli.check_output_folder(out, command=COMMAND, option="OUT", replaced=True,
                                   earlier=_earlier_site).resolve()
     inside = [str(p) for p in paths if out in p.resolve().parents]
@@ -426,19 +423,22 @@ def repository(chosen=None):
 @cli.command
 def main(argv=None) -> int:
     parser = cli.Parser(prog=COMMAND, description=__doc__.split("\n")[0])
-    parser.add_argument("out", nargs="?", default=str(ROOT / "build" / "site"),
-                        help="output folder (default: build/site)")
+    parser.add_argument("out", nargs="?", help="output folder (default: build/site of the "
+                        "checkout, else of the working folder)")
     parser.add_argument("--notebooks", nargs="+", metavar="NOTEBOOK",
-                        help="notebooks to render, in order (default: notebooks/NN_*.ipynb)")
+                        help="notebooks to render, in order (default: notebooks/NN_*.ipynb of "
+                        "the checkout, else of the working folder)")
     parser.add_argument("--binder", metavar="OWNER/NAME", help="GitHub repository for the "
                         "Binder and Colab links (default: $SSLVIZ_BINDER_REPO, else the "
                         "Repository of pyproject.toml's [project.urls])")
     parser.add_argument("--pdf", action="store_true", help="also print every lecture into one "
                         "book.pdf with headless Chromium (skipped, with a message, without it)")
     args = parser.parse_args(argv)
+    notebooks = cli.checked_notebooks(args.notebooks) if args.notebooks else None
     repo = repository(args.binder)
-    entries = build(args.out, args.notebooks, repo, args.pdf)  # a SiteError: one line, exit 2
-    out = Path(args.out).resolve()
+    out = Path(args.out) if args.out else home() / "build" / "site"
+    entries = build(out, notebooks, repo, args.pdf)  # a SiteError: one line, exit 2
+    out = out.resolve()
     print(f"{len(entries)} lectures written to {out}/index.html")
     if (out / "book.pdf").is_file():
         print(f"the printable book: {out}/book.pdf")

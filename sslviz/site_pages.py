@@ -19,6 +19,7 @@ import functools
 import html
 import http.server
 import importlib.metadata
+import importlib.resources
 import json
 import os
 import re
@@ -30,6 +31,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parents[1]
+TEMPLATES = importlib.resources.files("sslviz") / "site_templates"
+"""The site's nbconvert template (``sslviz``), style sheets and scripts: package data, so an
+installed wheel builds the site as a checkout does."""
+TEMPLATE = "sslviz"  # nbconvert's name of the template: the folder TEMPLATES / TEMPLATE
 BINDER = "https://mybinder.org/v2/gh/{repo}/HEAD?labpath={path}"
 COLAB = "https://colab.research.google.com/github/{repo}/blob/{branch}/{path}"
 BRANCH = "main"  # the branch Colab opens (Binder follows the repository's HEAD)
@@ -258,6 +263,52 @@ def toolbar(download=None, launch=None):
             + "".join(f"<span>{link}</span>\n" for link in links)
             + '<button type="button" class="sslviz-theme-toggle" aria-pressed="false">'
             "Dark theme</button>\n</div>")
+
+
+# ---------------------------------------------------------------- the frame of every page
+
+
+def template_file(*parts):
+    """A file of the site's template (package data), as an ``importlib.resources`` traversable:
+    ``template_file("assets", "sslviz.js")``."""
+    found = TEMPLATES / TEMPLATE
+    for part in parts:
+        found = found / part
+    return found
+
+
+LICENCE_NOTE = (
+    '<p class="sslviz-licence">Lecture text and figures: '
+    '<a rel="license" href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a> '
+    "(adapt them with attribution); code: BSD-3-Clause. See LICENSE-CONTENT.md and LICENSE in "
+    "the repository.</p>")
+"""The licence line at the foot of every page of the site."""
+
+
+def head_assets():
+    """What every page's ``<head>`` loads from the site: themes, search index, script."""
+    return "\n".join(['<script src="assets/theme.js"></script>',  # before drawing: no flash
+                      '<link rel="stylesheet" href="assets/theme-dark.css">',
+                      '<link rel="stylesheet" href="assets/sslviz.css">',
+                      f'<script defer src="{SEARCH_INDEX}"></script>',
+                      '<script defer src="assets/sslviz.js"></script>'])
+
+
+def page_head(title, colours, width="50em"):
+    """A page of the site that is not a lecture, up to its ``<main>``: the site's assets and
+    colours (``colours``: the style sheet's text) and its bar (search, theme)."""
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1.0\">\n"
+            f"<title>{html.escape(title)}</title>\n" + head_assets() + f"\n<style>\n{colours}\n"
+            "</style>\n</head>\n"
+            f"<body style=\"font-family: sans-serif; max-width: {width}; margin: 2em auto; "
+            "padding: 0 1em; line-height: 1.5;\">\n<header class=\"sslviz-header\">\n"
+            + toolbar() + "\n</header>\n<main>\n")
+
+
+def page_foot():
+    """The end of a page begun by :func:`page_head`: the licence line."""
+    return LICENCE_NOTE + "\n</main>\n</body>\n</html>\n"
 
 
 # ---------------------------------------------------------------- the printable book

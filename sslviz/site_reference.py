@@ -4,15 +4,16 @@
 each term of :data:`sslviz.glossary.TERMS` and a link to the bibliography at the first citation
 of each source of :data:`sslviz.bibliography.SOURCES`. Only the prose is linked (markdown cells):
 never code, outputs, headings, existing links or TeX between ``$``/``\\(``/``\\[`` delimiters.
-:func:`glossary_page` and :func:`bibliography_page` are the two pages, in the site's colours.
+:func:`glossary_page` and :func:`bibliography_page` are the two pages, in the site's colours and
+with its bar (search, theme toggle), as every page of the site.
 """
 
 from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 
+from sslviz import site_pages
 from sslviz.bibliography import SOURCES
 from sslviz.glossary import TERMS
 
@@ -101,14 +102,12 @@ def _in_order():
     return InOrder(entity_substitution=EntitySubstitution.substitute_xml)
 
 
-def page(title, body, colours, root=""):
-    """A page of the site (not a lecture) in its colours, with a link back to the contents."""
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{html.escape(title)}</title>\n<style>\n{colours}\n"
-            "body { font-family: sans-serif; max-width: 50em; margin: 2em auto; "
-            "padding: 0 1em; line-height: 1.5; }\n</style>\n</head>\n<body>\n<main>\n"
-            f'<p><a rel="contents" href="{root}index.html">Contents</a></p>\n'
-            f"<h1>{html.escape(title)}</h1>\n{body}\n</main>\n</body>\n</html>\n")
+def page(title, body, colours):
+    """A page of the site (not a lecture) in its colours (``colours``: the style sheet's text),
+    with the site's bar (search, theme), a link back to the contents and the licence line."""
+    return (site_pages.page_head(title, colours)
+            + '<p><a rel="contents" href="index.html">Contents</a></p>\n'
+            f"<h1>{html.escape(title)}</h1>\n{body}\n" + site_pages.page_foot())
 
 
 def _lecture_links(keys, cited_by, entries):
@@ -152,6 +151,6 @@ def bibliography_page(entries, cited_by, colours):
     return page("Bibliography", body, colours)
 
 
-def colours_css(templates):
-    """The site's colours (one style sheet, shared by every page)."""
-    return (Path(templates) / "sslviz" / "static" / "colours.css").read_text(encoding="utf-8")
+def colours_css():
+    """The site's colours (one style sheet, shared by every page; package data)."""
+    return site_pages.template_file("static", "colours.css").read_text(encoding="utf-8")
