@@ -6,7 +6,9 @@ would hold (the sdist built by setuptools' PEP 517 backend, then the wheel built
 installed with pip into a folder of its own, and imported from
 a folder with no checkout around it: the stored results it reads must be the ones inside the
 installed package, and an entry must load through the result cache with the digest of the
-installed code -- the same first "Run All" as in a checkout.
+installed code -- the same first "Run All" as in a checkout. The installed package also builds
+the lecture site (its template and assets are package data) from a folder holding only
+``notebooks/``, into ``build/site`` of that folder.
 """
 
 from __future__ import annotations
@@ -108,6 +110,33 @@ def test_an_installed_wheel_reads_the_stored_results_from_inside_the_package(tmp
     assert seen["loaded"], "the stored entry did not load with the installed code's digest"
     assert Path(seen["results_file"]).parent == installed / "stored_results"
     assert seen["corpora"] == 3
+    _check_the_site_builds(env, elsewhere, installed)
     [info] = site.glob("sslviz-*.dist-info")
     assert "License-Expression: BSD-3-Clause" in (info / "METADATA").read_text(encoding="utf-8")
     assert {p.name for p in (info / "licenses").iterdir()} == {"LICENSE", "LICENSE-CONTENT.md"}
+
+
+def _check_the_site_builds(env, folder, installed):
+    """``python -m sslviz.site`` of the installed package, run in ``folder`` (no checkout) with one
+    lecture in ``folder/notebooks``: its page and the glossary carry the site's bar and assets."""
+    import nbformat
+    from nbformat.v4 import new_markdown_cell, new_notebook
+
+    (folder / "notebooks").mkdir()
+    nbformat.write(new_notebook(cells=[new_markdown_cell("# Lecture 1 — from a wheel\n\n"
+                                                         "EM, as in $P(c \\mid d)$.")]),
+                   folder / "notebooks" / "01_wheel.ipynb")
+    done = subprocess.run([sys.executable, "-m", "sslviz.site"], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=PATIENCE_S)
+    assert done.returncode == 0, done.stderr
+    out = folder / "build" / "site"
+    assert done.stdout.strip().endswith(f"1 lectures written to {out}/index.html")
+    page = (out / "01_wheel.html").read_text(encoding="utf-8")
+    assert "<title>Lecture 1 — from a wheel</title>" in page
+    assert 'src="mathjax/tex-chtml-full.js"' in page and (out / "mathjax").is_dir()
+    templates = installed / "site_templates" / "sslviz"
+    for name in ("sslviz.js", "sslviz.css", "theme.js"):
+        assert (out / "assets" / name).read_bytes() == (templates / "assets" / name).read_bytes()
+    for name in ("01_wheel.html", "glossary.html", "bibliography.html", "index.html"):
+        text = (out / name).read_text(encoding="utf-8")
+        assert 'id="sslviz-search-input"' in text and "sslviz-theme-toggle" in text, name

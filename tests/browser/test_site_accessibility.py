@@ -1,7 +1,10 @@
 """The lecture site is accessible and its reference pages are wired in.
 
 Built once from the committed notebooks. In Chromium, axe-core (vendored from npm, see
-``axe.py``) must report no WCAG 2.1 A/AA violation on any page. Without a browser, on the built
+``axe.py``) must report no WCAG 2.1 A/AA violation on any page, in the light and in the dark theme,
+with the search results drawn and the worked solutions unfolded; ``contrast.js`` (every visible
+text against the colours it is drawn on) must find no text below AA contrast either. One browser
+page visits every page in turn. Without a browser, on the built
 HTML: every picture has a description (alt), the glossary and the bibliography exist and every
 page links to them, each term and source is linked from the lectures, and every link inside the
 site leads to a page (and an anchor) that exists.
@@ -22,11 +25,12 @@ from sslviz.glossary import TERMS
 
 from .axe import axe_script, violations
 from .conftest import NOTEBOOKS
-from .test_site import serve
+from .test_site import CONTRAST, serve
 
 pytestmark = pytest.mark.xdist_group("site")
 LECTURES = site.lectures(NOTEBOOKS)
 LECTURE_PAGES = [p.with_suffix(".html").name for p in LECTURES]
+THEMES = ("light", "dark")  # the reader's preferred colour scheme (the theme follows it)
 PAGES = ["index.html", site_reference.GLOSSARY, site_reference.BIBLIOGRAPHY, *LECTURE_PAGES,
          *([site.REPORT_PAGE["href"]] if site.REPORT.is_file() else [])]
 
@@ -56,24 +60,49 @@ def built(tmp_path_factory):
     return out, {name: _Page((out / name).read_text(encoding="utf-8")) for name in PAGES}
 
 
-@pytest.mark.parametrize("name", PAGES)
-def test_no_wcag_21_aa_violation(browser, built, name):
+def audit(page, url, theme, script):
+    """axe's violations and ``contrast.js``'s low-contrast texts on the page at ``url``, opened in
+    ``page`` (its colour scheme already ``theme``), with its search results drawn and its worked
+    solutions unfolded: every text the reader can bring up is checked."""
+    page.goto(url)
+    page.wait_for_function("() => !window.MathJax || (MathJax.startup && "
+                           "MathJax.startup.promise)")
+    page.evaluate("() => window.MathJax ? MathJax.startup.promise : null")  # math typeset
+    assert page.evaluate("document.documentElement.dataset.theme") == theme, url
+    page.locator("#sslviz-search-input").fill("lecture")
+    page.locator("#sslviz-search-results li").first.wait_for()
+    page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+    found = [f"{v['id']} ({v['help']}), {len(v['nodes'])} elements, e.g. {v['nodes'][0]}"
+             for v in violations(page, script)]
+    return found + [f"contrast below WCAG AA: {text}" for text in page.evaluate(CONTRAST)]
+
+
+@pytest.fixture(scope="module")
+def audits(browser, built):
+    """:func:`audit` of every page in both themes: theme -> page -> problems. One browser page
+    goes from page to page (the colour scheme switched between the two rounds)."""
     script = axe_script()
     out, _ = built
     server, url = serve(out)
     page = browser.new_page()
     try:
-        page.goto(url + name)
-        page.wait_for_function("() => !window.MathJax || (MathJax.startup && "
-                               "MathJax.startup.promise)")
-        page.evaluate("() => window.MathJax ? MathJax.startup.promise : null")
-        found = violations(page, script)
+        found = {}
+        for theme in THEMES:
+            page.emulate_media(color_scheme=theme)
+            found[theme] = {name: audit(page, url + name, theme, script) for name in PAGES}
+        return found
     finally:
         page.close()
         server.shutdown()
         server.server_close()
-    assert not found, "\n".join(f"{v['id']} ({v['help']}), {len(v['nodes'])} elements, e.g. "
-                                f"{v['nodes'][0]}" for v in found)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_no_wcag_21_aa_violation_on_any_page(audits, theme):
+    problems = [f"{name}: {problem}" for name, found in audits[theme].items()
+                for problem in found]
+    assert len(audits[theme]) == len(PAGES)
+    assert not problems, "\n".join(problems)
 
 
 def test_every_picture_has_a_description(built):
