@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 from helpers import PATIENCE_S
 
-from sslviz import bench, cli
+from sslviz import bench, cli, site
 from sslviz.__main__ import main as sslviz_main
 from sslviz.datasets.__main__ import main as datasets_main
 from sslviz.experiments.__main__ import main as experiments_main
 
 REPO = Path(__file__).resolve().parents[1]
 MAINS = {"sslviz": sslviz_main, "experiments": experiments_main, "bench": bench.main,
-         "datasets": datasets_main}
+         "datasets": datasets_main, "site": site.main}
 
 # (command, argv, a piece of the one line on stderr); {tmp} is the test's working folder.
 CASES = [
@@ -92,6 +92,14 @@ CASES = [
     ("datasets", ["status", "no-such-dataset"], "unknown dataset(s) ['no-such-dataset']"),
     ("datasets", ["fetch", "nope"], "unknown dataset(s) ['nope']"),
     ("datasets", ["pull"], "invalid choice"),
+    # python -m sslviz.site
+    ("site", ["{tmp}/out", "--notebooks", "{tmp}/absent.ipynb"], "no notebook at"),
+    ("site", ["{tmp}/out", "--notebooks", "{tmp}/not_json.ipynb"], "not JSON"),
+    ("site", ["{tmp}/out", "--notebooks"], "argument --notebooks: expected at least one argument"),
+    ("site", ["{tmp}/plain.txt"], "OUT {tmp}/plain.txt: {tmp}/plain.txt is a file, not a folder"),
+    ("site", ["{tmp}/out", "--pdf=yes"], "argument --pdf: ignored explicit argument 'yes'"),
+    ("site", ["{tmp}/out", "--colour"], "python -m sslviz.site: error: unrecognized arguments: "
+                                        "--colour"),
 ]
 
 
@@ -132,7 +140,7 @@ def test_bad_input_is_one_line_and_exit_2(workdir, capsys, command, argv, messag
     out, err = capsys.readouterr()
     assert code == 2, (out, err)
     assert len(err.strip().splitlines()) == 1, err
-    assert message in err and "Traceback" not in err + out
+    assert message.format(tmp=workdir) in err and "Traceback" not in err + out
     assert _files(workdir) == before  # no output file, not even a partial one
 
 
@@ -148,7 +156,7 @@ def test_debug_shows_the_traceback(workdir):
 def test_every_parser_lists_debug(capsys):
     for main, argv in [(sslviz_main, ["slides", "-h"]), (bench.main, ["em", "-h"]),
                        (experiments_main, ["-h"]), (experiments_main, ["hybrid", "-h"]),
-                       (datasets_main, ["-h"])]:
+                       (datasets_main, ["-h"]), (site.main, ["-h"])]:
         assert _call(main, argv) == 0
         assert "--debug" in capsys.readouterr().out
 
@@ -211,11 +219,12 @@ def test_files_a_command_writes_are_readable_by_others_under_umask_022(tmp_path)
 
 
 @pytest.mark.parametrize("module", ["sslviz", "sslviz.experiments", "sslviz.bench",
-                                    "sslviz.datasets"])
+                                    "sslviz.datasets", "sslviz.site"])
 def test_python_dash_m_prints_one_line(tmp_path, module):
     """The real entry points (``python -m``) go through the same error path."""
     argv = {"sslviz": ["slides", "x.ipynb"], "sslviz.experiments": ["kernel-expansion", "splice"],
-            "sslviz.bench": ["explorers", "--steps", "0"], "sslviz.datasets": ["status", "nope"]}
+            "sslviz.bench": ["explorers", "--steps", "0"], "sslviz.datasets": ["status", "nope"],
+            "sslviz.site": ["out", "--notebooks", "x.ipynb"]}
     env = {**os.environ, "SSLVIZ_DATA": str(tmp_path), "PYTHONPATH": str(REPO)}
     result = subprocess.run([sys.executable, "-m", module, *argv[module]], capture_output=True,
                             text=True, env=env, cwd=tmp_path, timeout=PATIENCE_S)
