@@ -66,6 +66,17 @@ def lab(chromium, tmp_path_factory):
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def committed_site(tmp_path_factory):
+    """The lecture site built once from the committed notebooks: (folder, page entries). Shared by
+    ``test_site.py`` and ``test_site_accessibility.py`` (one xdist group, so one worker builds it);
+    the tests only read it."""
+    from sslviz import site
+
+    out = tmp_path_factory.mktemp("site") / "site"
+    return out, site.build(out)
+
+
 @pytest.fixture(scope="module")
 def browser(chromium):
     """Chromium, driven by Playwright's sync API. Module scope: the API runs an asyncio loop in

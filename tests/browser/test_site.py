@@ -49,9 +49,8 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def lecture_site(tmp_path_factory, chromium):
-    out = tmp_path_factory.mktemp("site") / "site"
-    entries = site.build(out)
+def lecture_site(committed_site, chromium):
+    out, entries = committed_site
     server, url = serve(out)
     yield entries, url
     server.shutdown()

@@ -1,13 +1,13 @@
 """The lecture site is accessible and its reference pages are wired in.
 
-Built once from the committed notebooks. In Chromium, axe-core (vendored from npm, see
-``axe.py``) must report no WCAG 2.1 A/AA violation on any page, in the light and in the dark theme,
-with the search results drawn and the worked solutions unfolded; ``contrast.js`` (every visible
-text against the colours it is drawn on) must find no text below AA contrast either. One browser
-page visits every page in turn. Without a browser, on the built
-HTML: every picture has a description (alt), the glossary and the bibliography exist and every
-page links to them, each term and source is linked from the lectures, and every link inside the
-site leads to a page (and an anchor) that exists.
+Built once from the committed notebooks (the build ``test_site.py`` uses too). In Chromium,
+axe-core (vendored from npm, see ``axe.py``) must report no WCAG 2.1 A/AA violation on any page,
+in the light and in the dark theme, with the search results drawn and the worked solutions
+unfolded; ``contrast.js`` (every visible text against the colours it is drawn on) must find no
+text below AA contrast either. One browser page visits every page in turn. Without a browser, on
+the built HTML: every picture has a description (alt), the glossary and the bibliography exist
+and every page links to them, each term and source is linked from the lectures, and every link
+inside the site leads to a page (and an anchor) that exists.
 """
 
 from __future__ import annotations
@@ -54,9 +54,8 @@ class _Page(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site") / "site"
-    site.build(out)
+def built(committed_site):
+    out, _ = committed_site
     return out, {name: _Page((out / name).read_text(encoding="utf-8")) for name in PAGES}
 
 
