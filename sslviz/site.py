@@ -1,16 +1,16 @@
 """The lecture site: every committed notebook rendered to HTML, offline, with a contents page.
 
 ``python -m sslviz.site [OUT]`` (or ``python3 run.py site``) renders ``notebooks/NN_*.ipynb`` with
-nbconvert and the template in ``sslviz/site_templates/sslviz`` (package data, with the site's
-style sheets and scripts: an installed wheel builds the site too) into ``OUT`` (default
-``build/site``). The
-notebooks are not executed: the pages show the outputs committed by ``sslviz execute``. MathJax
-comes from the ``sphinx-mathjax-offline`` package and is copied into the site, so neither the build
-nor a reader needs the internet. The site is built in a temporary folder beside ``OUT`` and moved
-in place at the end. The replication report (``docs/replication.md``, written by ``python -m
-sslviz.experiments report``) becomes ``replication.html``, linked from the contents page.
-``OUT`` must be new, empty or an earlier site (its
-:data:`sslviz.cli.OUTPUT_MARKER`): the build never replaces a folder it did not make.
+nbconvert and the template in ``sslviz/site_templates/sslviz`` into ``OUT`` (default
+``build/site``). The template, style sheets and scripts are package data, so an installed wheel
+builds the site too: outside a checkout, ``notebooks/`` and ``build/site`` are those of the working
+folder. The notebooks are not executed: the pages show the outputs committed by ``sslviz
+execute``. MathJax comes from the ``sphinx-mathjax-offline`` package and is copied into the site,
+so neither the build nor a reader needs the internet. The site is built in a temporary folder
+beside ``OUT`` and moved in place at the end. The replication report (``docs/replication.md``,
+written by ``python -m sslviz.experiments report``; a checkout only) becomes
+``replication.html``, linked from the contents page. ``OUT`` must be new, empty or an earlier
+site (its :data:`sslviz.cli.OUTPUT_MARKER`): the build never replaces a folder it did not make.
 
 A published page runs no script from a notebook: markdown cells and HTML or markdown outputs are
 sanitized (nbconvert's ``sanitize_html``, with :func:`clean_html` as its allow-list: the tags and
