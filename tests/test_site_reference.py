@@ -10,7 +10,7 @@ import nbformat.v4
 import pytest
 from matplotlib.figure import Figure
 
-from sslviz import site, site_reference
+from sslviz import site, site_pages, site_reference
 from sslviz.bibliography import SOURCES
 from sslviz.glossary import TERMS
 from sslviz.widgets.base import DescribedImage
@@ -112,3 +112,6 @@ def test_the_glossary_and_bibliography_pages(tmp_path):
                      " <cite>Text classification from labeled and unlabeled documents using EM"
                      "</cite>. Machine Learning, 39(2/3):103–134. Cited in "
                      '<a href="04_x.html">Lecture 4</a>, <a href="12_x.html">Lecture 12</a>.</li>')
+    for page in (glossary, bibliography):  # the frame of every page: bar, scripts, licence
+        assert site_pages.toolbar() in page and site_pages.head_assets() in page
+        assert page.rstrip().endswith(site_pages.LICENCE_NOTE + "\n</main>\n</body>\n</html>")
