@@ -309,3 +309,24 @@ def test_the_other_selections_column_appears_only_in_a_table_that_has_one():
     assert "beside: other selections" not in one
     assert "| a | 50.0 | w | 50.0 ± 0.0 (n = 3) | old: 49.0 ± 0.0 (n = 1) | **reproduced** |" in two
     assert report.order_text(Ours((-0.01, 0.02, -0.04))) == "+0.0 ± 0.0 (n = 3; above on 33%)"
+
+
+def test_the_mer_row_takes_its_verdict_from_lambda_chosen_on_the_labels():
+    import numpy as np
+
+    from sslviz.experiments.hybrid import HybridTable
+    from sslviz.experiments.hybrid_studies import MerStudy
+    from sslviz.experiments.report_hybrid import mer_rows
+
+    # two λ; cv picks λ 0 on set 0 (score -1 > -2) and λ 1 on set 1; the test set prefers the other
+    study = MerStudy("webkb", 8, (0.01, 0.1), np.array([0, 1]), np.ones(2),
+                     np.array([[-1.0, -2.0], [-2.0, -1.0]]), np.zeros((2, 2)),
+                     np.array([[0.50, 0.60], [0.58, 0.40]]), np.zeros((2, 2, 4)))
+    accuracy = np.full((1, 2, 5), np.nan)
+    accuracy[0, :, 4] = (0.52, 0.45)  # MLR on the two sets
+    table = HybridTable("webkb", np.array([8]), np.array([0, 1]), {"accuracy": accuracy})
+    (row,) = mer_rows(study, table)
+    assert row.claim == "lecture scale, webkb, 8 labels: MLR/MER above MLR"
+    assert row.paper == "52.8 vs 52.4"  # Table 2, |Dl| = 8
+    assert (row.ours, row.verdict) == ("-3.5 ± 1.5 (n = 2; above on 0%)", NOT)  # -2, -5
+    assert row.beside == "λ best on the test set (the paper's): +10.5 ± 2.5 (n = 2; above on 100%)"
