@@ -330,3 +330,13 @@ def test_the_mer_row_takes_its_verdict_from_lambda_chosen_on_the_labels():
     assert row.paper == "52.8 vs 52.4"  # Table 2, |Dl| = 8
     assert (row.ours, row.verdict) == ("-3.5 ± 1.5 (n = 2; above on 0%)", NOT)  # -2, -5
     assert row.beside == "λ best on the test set (the paper's): +10.5 ± 2.5 (n = 2; above on 100%)"
+
+
+def test_lecture_09_without_its_results_file_is_not_stored_and_says_how_to_make_it(
+        monkeypatch, tmp_path):
+    from sslviz.experiments import report_hybrid
+
+    monkeypatch.setattr(report_hybrid, "RESULTS_FILE", tmp_path / "hybrid_paper_scale.json")
+    with pytest.raises(NotStored, match=r"^lecture 09: hybrid_paper_scale.json is missing: run "
+                       r"`python -m sslviz.experiments hybrid table --selection labeled-rows`"):
+        report_hybrid.fujino()

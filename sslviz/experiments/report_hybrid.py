@@ -6,6 +6,8 @@ verdict the fair one's), at lecture scale (lecture 09's stored tables) and Figur
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from ..paths import STORED_RESULTS
@@ -63,7 +65,7 @@ def fujino():
         raise NotStored(f"lecture 09: {RESULTS_FILE.name} is missing: run `python -m "
                         f"sslviz.experiments hybrid table --selection {fair_selection()}`, then "
                         f"`{report.COMMAND}`")
-    rows = paper_scale_rows(report.read_summary(RESULTS_FILE.name))
+    rows = paper_scale_rows(json.loads(RESULTS_FILE.read_text(encoding="utf-8")))
     tables, study = _lecture_tables()
     rows += lecture_scale_rows(tables)
     rows += mer_rows(study, tables[MER_RUN[0]])
@@ -94,8 +96,8 @@ NOTE = ("Paper scale: `python -m sslviz.experiments hybrid table --selection SEL
 # -- paper scale
 
 def paper_scale_rows(summary):
-    """Rows of every cell of Tables 1-3 from a paper-scale results file (a dict as
-    :func:`.report.read_summary` gives it, either layout): the fair selection's sets decide,
+    """Rows of every cell of Tables 1-3 from a paper-scale results file (its JSON as a dict,
+    either layout of :func:`.hybrid_results.read_file`): the fair selection's sets decide,
     every other selection's are printed beside them."""
     from .hybrid import METHODS, PAPER_SCALE_SELECTION, PAPER_SIZES, PAPER_TABLES
 

@@ -1,5 +1,6 @@
 """The five sources of the replication report (:mod:`.report`): the paper's claims, each read
 against the stored results. Nothing here computes an experiment (:func:`.report.stored_only`).
+Fujino et al. (lecture 09) has a module of its own, :mod:`.report_hybrid`.
 
 The paper numbers are data: Fujino et al.'s Tables 1-3 (:data:`.hybrid.PAPER_TABLES`), Takamura &
 Okumura's Table 1 (:func:`.fisher.paper_column`), Amini & Gallinari's Table 1
