@@ -7,6 +7,7 @@ verdict the fair one's), at lecture scale (lecture 09's stored tables) and Figur
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 
@@ -128,48 +129,46 @@ def _accuracy(entry, size, methods):
 
 
 def _cell_rows(corpus, size, paper, cells, fair, common, scale=""):
-    """The rows of one (corpus, size) cell: the hybrid's accuracy and the paper's orderings
-    (``scale`` starts each claim)."""
+    """The rows of one (corpus, size) cell, ``cells``: ``{selection: {method: accuracies}}``
+    (``None`` where a selection has not run it). The fair selection's sets give the verdict, the
+    others are printed beside them; ``scale`` starts each claim."""
+    missing = (f"not run under {fair}: run `{table_command(corpus, size)}`, then "
+               f"`{report.COMMAND}`")
+    rows = []
+    for claim, theirs, values_of in _claims(corpus, f"{scale}{corpus}, {size} labels", paper):
+        if cells.get(fair) is None:
+            text = theirs if isinstance(theirs, str) else f"{theirs[0]:.1f} ± {theirs[1]:.1f}"
+            row = Row(claim, text, common["where"], "—", NOT_TRIED, missing, common["setting"],
+                      common["section"])
+        elif isinstance(theirs, str):
+            row = order_row(claim, theirs, values_of(cells[fair]), **common)
+        else:
+            row = value_row(claim, *theirs, values_of(cells[fair]), **common)
+        text_of = order_text if isinstance(theirs, str) else value_text
+        beside = "; ".join(f"{name}: {text_of(_finite(values_of(cell)))}"
+                           for name, cell in cells.items() if name != fair and cell is not None)
+        rows.append(replace(row, beside=beside or "—"))
+    return rows
+
+
+def _claims(corpus, prefix, paper):
+    """``(claim, the paper's side, our values of a cell)`` of one table cell: the hybrid's
+    accuracy (the paper's mean and sd) and each ordering of :data:`ORDERINGS` the paper's cell
+    shows (its two numbers as text; none where they are equal)."""
     from .hybrid import METHODS
 
     means, sds = (dict(zip(METHODS, values, strict=True)) for values in paper)
-    missing = (f"not run under {fair}: run `{table_command(corpus, size)}`, then "
-               f"`{report.COMMAND}`")
-    prefix = f"{scale}{corpus}, {size} labels"
-
-    def row(claim, paper_text, values_of, text_of, build):
-        beside = "; ".join(f"{name}: {text_of(values_of(cell))}" for name, cell in cells.items()
-                           if name != fair and cell is not None)
-        fair_cell = cells.get(fair)
-        if fair_cell is None:
-            made = Row(claim, paper_text, common["where"], "—", NOT_TRIED, missing,
-                       common["setting"], common["section"])
-        else:
-            made = build(values_of(fair_cell))
-        return Row(**{**made.__dict__, "beside": beside or "—"})
-
-    def accuracy(cell):
-        return cell["hybrid"]
-
-    rows = [row(f"{prefix}: hybrid's accuracy", f"{means['hybrid']:.1f} ± {sds['hybrid']:.1f}",
-                accuracy, lambda v: value_text(_finite(v)),
-                lambda v: value_row(f"{prefix}: hybrid's accuracy", means["hybrid"],
-                                    sds["hybrid"], v, **common))]
+    claims = [(f"{prefix}: hybrid's accuracy", (means["hybrid"], sds["hybrid"]),
+               lambda cell: cell["hybrid"])]
     for (a, b), only in ORDERINGS:
         if (only and corpus not in only) or means[a] == means[b]:
             continue
         if means[a] < means[b]:
             a, b = b, a
-        claim = f"{prefix}: {NAMES[a]} above {NAMES[b]}"
-
-        def difference(cell, a=a, b=b):
-            return cell[a] - cell[b]
-
-        rows.append(row(claim, f"{means[a]:.1f} vs {means[b]:.1f}", difference,
-                        lambda v: order_text(_finite(v)),
-                        lambda v, claim=claim, a=a, b=b: order_row(
-                            claim, f"{means[a]:.1f} vs {means[b]:.1f}", v, **common)))
-    return rows
+        claims.append((f"{prefix}: {NAMES[a]} above {NAMES[b]}",
+                       f"{means[a]:.1f} vs {means[b]:.1f}",
+                       lambda cell, a=a, b=b: cell[a] - cell[b]))
+    return claims
 
 
 def _finite(values):
@@ -215,7 +214,7 @@ def mer_rows(study, table):
                     f"cross-validation on the labeled documents), {len(study.seeds)} evaluation "
                     "sets; the paper's eight λ", **common)
     picked = order_text(_finite((study.test_accuracy.max(axis=1) - mlr) * 100))
-    return [Row(**{**row.__dict__, "beside": f"λ best on the test set (the paper's): {picked}"})]
+    return [replace(row, beside=f"λ best on the test set (the paper's): {picked}")]
 
 
 def lecture_scale_rows(tables):
@@ -236,7 +235,7 @@ def lecture_scale_rows(tables):
                                            {fair_selection(): cell}, fair_selection(), common,
                                            scale="lecture scale, ")
                      if "MLR/MER" not in r.claim]
-    return [Row(**{**row.__dict__, "beside": ""}) for row in rows]
+    return [replace(row, beside="") for row in rows]
 
 
 # -- Figure 2
