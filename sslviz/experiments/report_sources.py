@@ -377,8 +377,8 @@ SZUMMER_NOTE = ("The paper prints figures, not tables; its one number in the tex
                 "above both; in Figure 2 EM's curve below MED's. Errors on splice in %, on "
                 "leukemia as a count among 34. Figure 2's ordering is read twice: at the "
                 "paper's width rule, and at equal widths (lecture 08's section 5: both methods at "
-                "the rule's width times one factor, nine factors from 2 to 0.12), since with the "
-                "rule the two methods' errors move with the width as much as with the method.")
+                "the rule's width times one factor, nine factors from 2 to 0.12), where lecture 08 "
+                "finds the ordering changing with the width.")
 
 
 # -- Wiegand's lecture (01-05, 10, 11)
