@@ -169,3 +169,174 @@ def test_the_summary_counts_the_papers_claims_per_verdict():
     lines = summary_table([full, empty])
     assert lines[2] == "| A | 2 | 0 | 1 | 0 |"  # the claim of ours is not counted
     assert lines[3] == "| B | not reported: its stored results are missing (below) | | | |"
+
+
+# -- the readers of the paper-scale files and of the lectures' stored tables, on hand-made inputs
+
+FAIR, OLD = "labeled-rows", "sigma-1, loo-log-likelihood α"
+HYBRID_METHODS = ["hybrid", "em-lambda", "mlr/mer", "nb", "mlr"]
+
+
+def _hybrid_file(tmp_path, content):
+    import json
+
+    from sslviz.experiments import hybrid_results
+
+    path = tmp_path / "hybrid_paper_scale.json"
+    path.write_text(json.dumps(content), encoding="utf-8")
+    return hybrid_results.read_file(path)
+
+
+def test_the_fair_selection_is_the_one_lecture_09_and_its_results_file_name():
+    from sslviz.experiments.hybrid import LABELED_SELECTION, PAPER_SCALE_SELECTION
+
+    assert report.FAIR_SELECTION == LABELED_SELECTION == FAIR
+    assert PAPER_SCALE_SELECTION == OLD
+
+
+def test_paper_scale_cells_take_the_fair_verdict_and_print_the_other_selection_beside(tmp_path):
+    from sslviz.experiments.report_hybrid import paper_scale_rows
+
+    webkb = {"n_unlabeled": 2500, "sizes": {"8": {"accuracy": [
+        [60, 61, 50, 55, 50], [62, 60, 51, 58, 52], [58, 59, 49, 60, 50]]}}}
+    old = {"n_unlabeled": 2500, "sizes": {
+        "8": {"accuracy": [[70, 60, 50, 55, 50], [50, 62, 50, 55, 50]]},
+        "16": {"accuracy": [[66, 60, 50, 60, 50], [64, 62, 50, 61, 50]]}}}
+    summary = _hybrid_file(tmp_path, {"methods": HYBRID_METHODS, "selections": {
+        FAIR: {"corpora": {"webkb": webkb}}, OLD: {"corpora": {"webkb": old}}}})
+    rows = {row.claim: row for row in paper_scale_rows(summary)}
+    # paper, Table 2 at 8 labels: hybrid 61.6 ± 6.1, EM-λ 61.9, MLR/MER 52.8, NB 53.5, MLR 52.4
+    acc = rows["webkb, 8 labels: hybrid's accuracy"]
+    assert (acc.paper, acc.ours, acc.verdict, acc.reason, acc.beside) == (
+        "61.6 ± 6.1", "60.0 ± 1.6 (n = 3)", REPRODUCED, "1.6 points from the paper, within 6.1",
+        f"{OLD}: 60.0 ± 10.0 (n = 2)")
+    em = rows["webkb, 8 labels: EM-λ above hybrid"]  # fair EM-λ − hybrid: 1, -2, 1
+    assert (em.ours, em.verdict, em.beside) == ("+0.0 ± 1.4 (n = 3; above on 67%)", PARTLY,
+                                                f"{OLD}: +1.0 ± 11.0 (n = 2; above on 50%)")
+    assert rows["webkb, 8 labels: hybrid above NB"].ours == "+2.3 ± 3.1 (n = 3; above on 67%)"
+    mer = rows["webkb, 8 labels: hybrid above MLR/MER"]
+    assert (mer.ours, mer.verdict) == ("+10.0 ± 0.8 (n = 3; above on 100%)", REPRODUCED)
+    assert "webkb, 8 labels: MLR above NB" not in rows  # the paper states it on 20news only
+    assert rows["20news, 10 labels: MLR above NB"].verdict == NOT_TRIED
+    missing = rows["webkb, 16 labels: hybrid's accuracy"]
+    assert (missing.ours, missing.verdict, missing.beside) == ("—", NOT_TRIED,
+                                                               f"{OLD}: 65.0 ± 1.0 (n = 2)")
+    assert missing.reason == (
+        "not run under labeled-rows: run `python -m sslviz.experiments hybrid table --selection "
+        "labeled-rows --corpora webkb --sizes 16`, then `python -m sslviz.experiments report`")
+    neither = rows["webkb, 32 labels: hybrid's accuracy"]
+    assert (neither.verdict, neither.beside) == (NOT_TRIED, "—")
+    assert {row.setting for row in rows.values() if row.claim.startswith("webkb")} == {
+        "selection labeled-rows; 2500 unlabeled documents"}
+
+
+def test_a_results_file_of_the_first_layout_is_read_as_the_old_selection_alone(tmp_path):
+    from sslviz.experiments.report_hybrid import paper_scale_rows
+
+    summary = _hybrid_file(tmp_path, {"methods": HYBRID_METHODS, "selection": OLD, "corpora": {
+        "reuters": {"n_unlabeled": 4500, "sizes": {"16": {"accuracy": [[80, 85, 70, 72, 66]]}}}}})
+    row = next(row for row in paper_scale_rows(summary)
+               if row.claim == "reuters, 16 labels: hybrid above NB")
+    assert (row.verdict, row.beside) == (NOT_TRIED, f"{OLD}: +8.0 ± 0.0 (n = 1; above on 100%)")
+
+
+def test_lecture_scale_rows_read_lecture_09s_tables_without_mlr_mer():
+    import numpy as np
+
+    from sslviz.experiments.hybrid import HybridTable
+    from sslviz.experiments.report_hybrid import lecture_scale_rows
+
+    accuracy = np.array([[[0.20, 0.35, np.nan, 0.30, 0.31], [0.18, 0.36, np.nan, 0.35, 0.34]]])
+    table = HybridTable("20news", np.array([10]), np.array([0, 1]), {"accuracy": accuracy})
+    rows = {row.claim: row for row in lecture_scale_rows({"20news": table})}
+    # paper, Table 3 at 10 labels: hybrid 52.2 ± 14.1, EM-λ 40.7, NB 31.7, MLR 37.6
+    assert sorted(rows) == [f"lecture scale, 20news, 10 labels: {claim}" for claim in (
+        "MLR above NB", "hybrid above EM-λ", "hybrid above NB", "hybrid's accuracy")]
+    acc = rows["lecture scale, 20news, 10 labels: hybrid's accuracy"]
+    assert (acc.ours, acc.verdict, acc.reason) == (
+        "19.0 ± 1.0 (n = 2)", NOT, "33.2 points from the paper, beyond 2 × 14.1")
+    assert rows["lecture scale, 20news, 10 labels: hybrid above EM-λ"].ours == \
+        "-16.5 ± 1.5 (n = 2; above on 0%)"
+    mlr = rows["lecture scale, 20news, 10 labels: MLR above NB"]
+    assert (mlr.ours, mlr.verdict, mlr.reason) == ("+0.0 ± 1.0 (n = 2; above on 50%)", PARTLY,
+                                                   "holds on 50% of 2 sets")
+    assert all(row.beside == "" for row in rows.values())
+
+
+def test_equal_width_rows_read_emmed_at_one_width_per_row():
+    import numpy as np
+
+    from sslviz.experiments import report_sources
+    from sslviz.experiments.kernel_expansion import Curves
+
+    curves = Curves(np.array([20]), np.arange(3), {"em_error": np.array([[1, 2, 2]]) / 34,
+                                                    "med_error": np.array([[2, 2, 1]]) / 34})
+    (row,) = report_sources.equal_width_rows({0.7: curves})
+    assert row.claim == ("leukemia, 20 labels, both at 0.7 × the rule's width: EM's errors below "
+                         "MED's")
+    assert (row.ours, row.verdict, row.reason) == ("+0.0 ± 0.8 (n = 3; above on 33%)", NOT,
+                                                   "holds on 33% of 3 sets")
+
+
+def test_figure_1_rows_compare_the_smallest_and_largest_unlabeled_set_stored():
+    from sslviz.experiments import report_sources
+
+    def record(size, unlabeled, split, accuracy):
+        return {"n_labeled": size, "n_unlabeled": unlabeled, "split": split, "method": "ul-cat",
+                "accuracy": accuracy, "seconds": 1.0, "chosen": 1.0, "at_bound": False}
+
+    records = [record(2000, 1000, 0, 70.0), record(2000, 1000, 1, 72.0),
+               record(2000, 5000, 0, 90.0), record(2000, 10000, 0, 75.0),
+               record(2000, 10000, 1, 71.0), record(5000, 10000, 0, 80.0)]
+    rows = report_sources.fisher_figure_rows({"settings": {"tuned": {"records": records}}})
+    assert [row.verdict for row in rows] == [NOT_TRIED, PARTLY, NOT_TRIED]
+    assert rows[1].claim == "2000 labels: SVM (ul-cat) with 10,000 unlabeled posts above 1,000"
+    assert (rows[1].ours, rows[1].reason) == ("+2.0 ± 3.0 (n = 2; above on 50%)",
+                                              "holds on 50% of 2 sets")
+    assert rows[0].reason == (
+        "no unlabeled-set size stored at this labeled size: run `python -m sslviz.experiments "
+        "fisher figure --sizes 1000`, then `python -m sslviz.experiments fisher summary`")
+    assert rows[2].reason.startswith("one unlabeled-set size stored at this labeled size: run "
+                                     "`python -m sslviz.experiments fisher figure --sizes 5000`")
+    assert [row.verdict for row in report_sources.fisher_figure_rows(None)] == [NOT_TRIED] * 3
+
+
+def test_the_other_selections_column_appears_only_in_a_table_that_has_one():
+    plain = value_row("a", 50.0, None, [50.0] * 3, where="w", setting="s", section="l")
+    beside = report.Row(**{**plain.__dict__, "beside": "old: 49.0 ± 0.0 (n = 1)"})
+    text = render([Section("One", "c", "n", (plain,)), Section("Two", "c", "n", (beside,))])
+    one, two = text.split("## Two")
+    assert "beside: other selections" not in one
+    assert "| a | 50.0 | w | 50.0 ± 0.0 (n = 3) | old: 49.0 ± 0.0 (n = 1) | **reproduced** |" in two
+    assert report.order_text(Ours((-0.01, 0.02, -0.04))) == "+0.0 ± 0.0 (n = 3; above on 33%)"
+
+
+def test_the_mer_row_takes_its_verdict_from_lambda_chosen_on_the_labels():
+    import numpy as np
+
+    from sslviz.experiments.hybrid import HybridTable
+    from sslviz.experiments.hybrid_studies import MerStudy
+    from sslviz.experiments.report_hybrid import mer_rows
+
+    # two λ; cv picks λ 0 on set 0 (score -1 > -2) and λ 1 on set 1; the test set prefers the other
+    study = MerStudy("webkb", 8, (0.01, 0.1), np.array([0, 1]), np.ones(2),
+                     np.array([[-1.0, -2.0], [-2.0, -1.0]]), np.zeros((2, 2)),
+                     np.array([[0.50, 0.60], [0.58, 0.40]]), np.zeros((2, 2, 4)))
+    accuracy = np.full((1, 2, 5), np.nan)
+    accuracy[0, :, 4] = (0.52, 0.45)  # MLR on the two sets
+    table = HybridTable("webkb", np.array([8]), np.array([0, 1]), {"accuracy": accuracy})
+    (row,) = mer_rows(study, table)
+    assert row.claim == "lecture scale, webkb, 8 labels: MLR/MER above MLR"
+    assert row.paper == "52.8 vs 52.4"  # Table 2, |Dl| = 8
+    assert (row.ours, row.verdict) == ("-3.5 ± 1.5 (n = 2; above on 0%)", NOT)  # -2, -5
+    assert row.beside == "λ best on the test set (the paper's): +10.5 ± 2.5 (n = 2; above on 100%)"
+
+
+def test_lecture_09_without_its_results_file_is_not_stored_and_says_how_to_make_it(
+        monkeypatch, tmp_path):
+    from sslviz.experiments import report_hybrid
+
+    monkeypatch.setattr(report_hybrid, "RESULTS_FILE", tmp_path / "hybrid_paper_scale.json")
+    with pytest.raises(NotStored, match=r"^lecture 09: hybrid_paper_scale.json is missing: run "
+                       r"`python -m sslviz.experiments hybrid table --selection labeled-rows`"):
+        report_hybrid.fujino()

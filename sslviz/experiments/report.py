@@ -32,9 +32,9 @@ from .._io import atomic_write
 from ..paths import STORED_RESULTS
 from . import runner
 
-__all__ = ["NOT", "NOT_TRIED", "PARTLY", "REPORT_FILE", "REPRODUCED", "RULES", "NotStored",
-           "Ours", "Row", "Section", "main", "order_verdict", "render", "report_sections",
-           "stored_only", "summary_table", "value_verdict"]
+__all__ = ["FAIR_SELECTION", "NOT", "NOT_TRIED", "PARTLY", "REPORT_FILE", "REPRODUCED", "RULES",
+           "NotStored", "Ours", "Row", "Section", "main", "order_text", "order_verdict", "render",
+           "report_sections", "stored_only", "summary_table", "value_text", "value_verdict"]
 
 REPORT_FILE = Path(__file__).resolve().parents[2] / "docs" / "replication.md"
 COMMAND = "python -m sslviz.experiments report"
@@ -43,9 +43,10 @@ REPRODUCED, PARTLY, NOT, NOT_TRIED = "reproduced", "partly", "not reproduced", "
 MIN_SETS = 3
 OURS_WORDS = {REPRODUCED: "holds", NOT: "does not hold"}  # a claim of ours reproduces no paper
 ORDER_SHARE = (0.8, 0.5)  # an ordering holds on at least this share of sets: reproduced, partly
+FAIR_SELECTION = "labeled-rows"  # the name lecture 09's results file gives the fair selection
 
 RULES = f"""\
-The verdicts follow four rules, fixed before any outcome was read:
+The verdicts follow five rules, fixed before any outcome was read:
 
 1. **A number of the paper** (a table cell): *{REPRODUCED}* when our mean is within the larger
    of the two standard deviations (the paper's, where it prints one, and ours over our sets) of
@@ -54,6 +55,10 @@ The verdicts follow four rules, fixed before any outcome was read:
    {ORDER_SHARE[0]:.0%} of our sets; *{PARTLY}* on at least {ORDER_SHARE[1]:.0%}; *{NOT}* below.
 3. With fewer than {MIN_SETS} sets a verdict is at most *{PARTLY}*.
 4. *{NOT_TRIED}*: no stored run of that setting; the reason says which and how to make it.
+5. Where a results file holds a cell under several selections of the settings, the verdict is
+   the fair selection's (every setting chosen on the labeled rows only, *{FAIR_SELECTION}*);
+   the others are printed beside it under their names and decide nothing. A cell the fair
+   selection has not run is *{NOT_TRIED}*, whatever another selection holds.
 
 A claim the lectures add beyond a paper (*ours*) is judged by the same rules and said to
 *hold*, hold *partly* or *not hold*.
@@ -146,6 +151,7 @@ class Row:
     reason: str
     setting: str
     section: str
+    beside: str = ""  # the same cell under other selections (rule 5), each under its name
 
 
 def value_row(claim, paper, paper_sd, values, *, where, setting, section, unit=""):
@@ -153,7 +159,7 @@ def value_row(claim, paper, paper_sd, values, *, where, setting, section, unit="
     ours = _ours(values) if values is not None else None
     verdict, reason = value_verdict(paper, paper_sd, ours)
     paper_text = f"{paper:.1f}{unit}" + ("" if paper_sd is None else f" ± {paper_sd:.1f}")
-    return Row(claim, paper_text, where, _value_text(ours, unit), verdict, reason, setting,
+    return Row(claim, paper_text, where, value_text(ours, unit), verdict, reason, setting,
                section)
 
 
@@ -164,11 +170,18 @@ def order_row(claim, paper, differences, *, where, setting, section, reason=None
     verdict, why = order_verdict(ours)
     if ours is None or ours.n == 0:
         return Row(claim, paper, where, "—", NOT_TRIED, reason or why, setting, section)
-    text = f"{ours.mean:+.1f} ± {ours.sd:.1f} (n = {ours.n}; above on {ours.share_above:.0%})"
-    return Row(claim, paper, where, text, verdict, why, setting, section)
+    return Row(claim, paper, where, order_text(ours), verdict, why, setting, section)
 
 
-def _value_text(ours, unit=""):
+def order_text(ours):
+    """Our differences A − B: mean ± sd, sets and the share above (``—`` without a set)."""
+    if ours is None or ours.n == 0:
+        return "—"
+    mean = round(ours.mean, 1) + 0.0  # no "-0.0"
+    return f"{mean:+.1f} ± {ours.sd:.1f} (n = {ours.n}; above on {ours.share_above:.0%})"
+
+
+def value_text(ours, unit=""):
     if ours is None or ours.n == 0:
         return "—"
     return f"{ours.mean:.1f}{unit} ± {ours.sd:.1f} (n = {ours.n})"
@@ -242,15 +255,22 @@ def render(sections):
                                       section.ours_rows, OURS_WORDS)):
             if not rows:
                 continue
-            lines += [f"### {heading}", "",
-                      "| claim | paper | where | ours | verdict | why | setting | lecture |",
-                      "|---|---|---|---|---|---|---|---|"]
-            lines += ["| " + " | ".join(_cell(v) for v in (
-                row.claim, row.paper, row.where, row.ours,
-                f"**{words.get(row.verdict, row.verdict)}**", row.reason, row.setting,
-                row.section)) + " |" for row in rows]
-            lines.append("")
+            lines += [f"### {heading}", "", *_table(rows, words), ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _table(rows, words):
+    """Markdown lines of one table of rows; a column for other selections when a row has one."""
+    beside = any(row.beside for row in rows)
+    head = ["claim", "paper", "where", "ours", *(["beside: other selections"] * beside),
+            "verdict", "why", "setting", "lecture"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rows:
+        cells = (row.claim, row.paper, row.where, row.ours, *([row.beside] * beside),
+                 f"**{words.get(row.verdict, row.verdict)}**", row.reason, row.setting,
+                 row.section)
+        lines.append("| " + " | ".join(_cell(v) for v in cells) + " |")
+    return lines
 
 
 def summary_table(sections):

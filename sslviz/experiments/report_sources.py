@@ -1,5 +1,6 @@
 """The five sources of the replication report (:mod:`.report`): the paper's claims, each read
 against the stored results. Nothing here computes an experiment (:func:`.report.stored_only`).
+Fujino et al. (lecture 09) has a module of its own, :mod:`.report_hybrid`.
 
 The paper numbers are data: Fujino et al.'s Tables 1-3 (:data:`.hybrid.PAPER_TABLES`), Takamura &
 Okumura's Table 1 (:func:`.fisher.paper_column`), Amini & Gallinari's Table 1
@@ -15,6 +16,7 @@ import numpy as np
 
 from . import report
 from .report import NotStored, Section, order_row, store_command, stored_only, value_row
+from .report_hybrid import FUJINO, TITLE, fujino
 
 #: Paper numbers the experiment modules do not hold, with where they stand.
 PAPER_NUMBERS = {
@@ -25,8 +27,6 @@ PAPER_NUMBERS = {
                               "co_combined": 5.0},
 }
 
-FUJINO = ("M. Fujino, N. Ueda and K. Saito, *A Hybrid Generative/Discriminative Approach to "
-          "Semi-Supervised Classifier Design*, AAAI 2005 (Tables 1-3, section 5).")
 TAKAMURA = ("H. Takamura and M. Okumura, *A Comparative Study on the Use of Labeled and "
             "Unlabeled Data for Large Margin Classifiers*, IJCNLP 2004 (Table 1, Figure 1, "
             "sections 5-6).")
@@ -44,7 +44,7 @@ TITLES = {"wiegand": "Wiegand's introductory lecture → lectures 01-05, 10, 11"
           "takamura": "Takamura & Okumura (2004) → lecture 06",
           "amini": "Amini & Gallinari (2002) → lecture 07",
           "szummer": "Szummer & Jaakkola (2000) → lecture 08",
-          "fujino": "Fujino, Ueda & Saito (2005) → lecture 09"}
+          "fujino": TITLE}
 
 
 def sections(*, partial=False):
@@ -69,103 +69,8 @@ def sections(*, partial=False):
     return out
 
 
-# -- Fujino, Ueda & Saito (09)
-
-def fujino():
-    """Tables 1-3 at paper scale: every cell of ``hybrid_paper_scale.json``, per selection."""
-    from .hybrid import METHODS, PAPER_SCALE_SELECTION, PAPER_SIZES, PAPER_TABLES
-
-    summary = report.read_summary("hybrid_paper_scale.json")
-    if summary is None:
-        raise NotStored("lecture 09: sslviz/stored_results/hybrid_paper_scale.json is missing: "
-                        "run `python -m sslviz.experiments hybrid table`, then `python -m "
-                        f"sslviz.experiments hybrid summary`, then `{report.COMMAND}`")
-    hybrid, mer, nb, mlr = (METHODS.index(m) for m in ("hybrid", "mlr/mer", "nb", "mlr"))
-    tables = {"reuters": "Table 1", "webkb": "Table 2", "20news": "Table 3"}
-    rows = []
-    for selection, corpora in report.summary_selections(summary, PAPER_SCALE_SELECTION):
-        for corpus, table in tables.items():
-            entry = corpora.get(corpus, {"sizes": {}})
-            setting = (f"selection {selection}; {entry.get('n_unlabeled', '?')} unlabeled "
-                       "documents")
-            for size in PAPER_SIZES[corpus]:
-                paper, paper_sd = PAPER_TABLES[corpus][size]
-                cell = entry["sizes"].get(str(size))
-                where = f"{table}, |Dl| = {size}"
-                common = {"where": where, "setting": setting, "section": "09 · At paper scale"}
-                if cell is None:
-                    rows.append(order_row(f"{corpus}, {size} labels: hybrid above NB",
-                                          _above(paper[hybrid], paper[nb]), None, **common,
-                                          reason="this size is not in the summary: run "
-                                          "`python -m sslviz.experiments hybrid table`"))
-                    continue
-                acc = np.asarray(cell["accuracy"], dtype=float)
-                rows.append(value_row(f"{corpus}, {size} labels: hybrid's accuracy",
-                                      paper[hybrid], paper_sd[hybrid], acc[:, hybrid], **common))
-                rows.append(_paper_order(f"{corpus}, {size} labels", "hybrid", "NB", paper,
-                                         acc, hybrid, nb, **common))
-                rows.append(_paper_order(f"{corpus}, {size} labels", "hybrid", "MLR/MER", paper,
-                                         acc, hybrid, mer, **common))
-                if corpus == "20news":
-                    rows.append(_paper_order(f"{corpus}, {size} labels", "MLR", "NB", paper,
-                                             acc, mlr, nb, **common))
-        rows = [row for row in rows if row is not None]
-    rows += _perplexity_rows()
-    note = ("Our runs: `python -m sslviz.experiments hybrid table`, summarised in "
-            "`sslviz/stored_results/hybrid_paper_scale.json` (ten evaluation sets per cell where "
-            "the run is complete). The paper states that its hybrid beats MLR/MER except with "
-            "many labels and that on 20news MLR beats NB even with few labels (section 5); each "
-            "ordering below is the one the paper's own table shows in that cell (none where its "
-            "two numbers are equal). Figure 2's reading (NB fits 20news worst while training "
-            "sets are small) is checked on lecture 09's stored perplexity curves. When the "
-            "summary holds more than one selection of the settings, each is listed under its "
-            "name.")
-    return Section(TITLES["fujino"], FUJINO, note, tuple(rows))
-
-
-PERPLEXITY_SHARED = (10, 30, 100, 300)  # training sizes all three corpora have
-
-
-def _perplexity_rows():
-    """Figure 2: NB's test perplexity on 20news above Reuters' and WebKB's (lecture 09's stored
-    curves, its two evaluation sets, all test documents)."""
-    from . import hybrid_studies
-    from .hybrid import PAPER_SCALE_SELECTION, load_hybrid_corpus
-
-    curves = {}
-    with stored_only(lecture="09",
-                     command=store_command("09_hybrid_generative_discriminative")):
-        for name in ("reuters", "webkb", "20news"):
-            curves[name] = hybrid_studies.perplexity_curve(
-                load_hybrid_corpus(name), sizes=hybrid_studies.PERPLEXITY_SIZES[name],
-                seeds=(0, 1), progress=False, selection=PAPER_SCALE_SELECTION)
-    rows = []
-    for size in PERPLEXITY_SHARED:
-        at = {name: curve.perplexity[list(curve.sizes).index(size), :, 0]
-              for name, curve in curves.items()}
-        for other in ("webkb", "reuters"):
-            rows.append(order_row(
-                f"{size} training documents: NB's test perplexity on 20news above on "
-                f"{'WebKB' if other == 'webkb' else 'Reuters'}",
-                "above", at["20news"] - at[other], where="Figure 2, section 5",
-                setting=f"selection {PAPER_SCALE_SELECTION}; lecture scale, 2 evaluation sets",
-                section="09 · Going further: Figure 2, test perplexity of Naive Bayes"))
-    return rows
-
-
 def _above(a, b):
     return f"{a:.1f} vs {b:.1f}"
-
-
-def _paper_order(prefix, name_a, name_b, paper, acc, a, b, **common):
-    """The ordering of methods ``a`` and ``b`` that the paper's cell shows, on our sets (``None``
-    where the paper's two numbers are equal: it shows no ordering)."""
-    if paper[a] == paper[b]:
-        return None
-    if paper[a] < paper[b]:
-        name_a, name_b, a, b = name_b, name_a, b, a
-    return order_row(f"{prefix}: {name_a} above {name_b}", _above(paper[a], paper[b]),
-                     acc[:, a] - acc[:, b], **common)
 
 
 # -- Takamura & Okumura (06)
@@ -189,11 +94,17 @@ def takamura():
                               "sslviz.experiments fisher table`"))
     else:
         rows += _fisher_paper_rows(summary, fisher)
+    rows += fisher_figure_rows(summary)
     note = ("Lecture scale: the stored Table 1 grid of lecture 06 (sizes "
             f"{', '.join(map(str, LECTURE_06['sizes']))}, {len(LECTURE_06['splits'])} splits, "
             "1,000 and 5,000 unlabeled posts; α and C chosen on the labeled posts). The paper "
             "ran 10,000 unlabeled posts and five splits; its conclusions (a)-(d) are in its "
-            "abstract and section 6.")
+            "abstract and section 6. Paper scale: the stored summary "
+            "(`sslviz/stored_results/fisher_paper_scale.json`), per split where both methods "
+            "ran. Figure 1 at paper scale (1,000, 2,000 and 5,000 labeled posts, 1,000 to 10,000 "
+            "unlabeled) is read from the same summary at each labeled size where it holds at "
+            "least two unlabeled-set sizes, the smallest against the largest; a size without "
+            "them is not tried, with the command that runs it.")
     return Section(TITLES["takamura"], TAKAMURA, note, tuple(rows),
                    tuple(ours))
 
@@ -277,6 +188,43 @@ def _fisher_paper_rows(summary, fisher):
         raise report.cli.UsageError(
             f"fisher_paper_scale.json has a layout the report does not read ({error!r}): adapt "
             "_fisher_paper_rows in sslviz/experiments/report_sources.py") from None
+    return rows
+
+
+FIGURE_COMMAND = ("python -m sslviz.experiments fisher figure --sizes {size}`, then `python -m "
+                  "sslviz.experiments fisher summary`")
+
+
+def fisher_figure_rows(summary):
+    """Figure 1 at paper scale (its labeled sizes): the SVM on ul-cat scores with the largest
+    unlabeled set the paper-scale summary holds above the smallest, per split ("tuned"
+    settings); a size with fewer than two unlabeled sizes stored is not tried."""
+    from . import fisher, fisher_results
+
+    tuned = (summary or {}).get("settings", {}).get("tuned", {})
+    grid = fisher_results.results_grid(summary, "tuned") if tuned.get("records") else None
+    rows = []
+    for size in fisher.PAPER_FIGURE_1_SIZES:
+        accuracy, held = None, []
+        if grid is not None and size in grid.sizes and "ul-cat" in grid.methods:
+            accuracy = grid.accuracy[list(grid.sizes).index(size), :, :,
+                                     grid.methods.index("ul-cat")] * 100  # (unlabeled, split)
+            held = [j for j in range(len(grid.unlabeled_sizes))
+                    if np.isfinite(accuracy[j]).any()]
+        common = {"where": "Figure 1, section 5; conclusion (d)",
+                  "setting": "paper scale, α and C chosen on the labeled posts",
+                  "section": "06 · Going further: Table 1 at paper scale"}
+        if len(held) < 2:
+            rows.append(order_row(
+                f"{size} labels: SVM (ul-cat) rises from 1,000 to 10,000 unlabeled posts",
+                "rises monotonically", None, **common,
+                reason=f"{('no', 'one')[len(held)]} unlabeled-set size stored at this labeled "
+                "size: run `" + FIGURE_COMMAND.format(size=size)))
+            continue
+        low, high = (int(grid.unlabeled_sizes[j]) for j in (held[0], held[-1]))
+        rows.append(order_row(
+            f"{size} labels: SVM (ul-cat) with {high:,} unlabeled posts above {low:,}",
+            "rises monotonically", accuracy[held[-1]] - accuracy[held[0]], **common))
     return rows
 
 
@@ -366,7 +314,33 @@ def szummer():
         leukemia = lecture.learning_curves(golub.data, golub.target, sizes=(2, 5, 10, 20, 25),
                                            seeds=range(10), candidates=golub.train_rows,
                                            test=golub.test_rows, width="rule", progress=False)
-    return Section(TITLES["szummer"], SZUMMER, SZUMMER_NOTE, szummer_rows(curves, leukemia))
+        at_width = {factor: lecture.learning_curves(
+            golub.data, golub.target, sizes=EQUAL_WIDTH_SIZES, seeds=range(10),
+            candidates=golub.train_rows, test=golub.test_rows, width=factor,
+            methods=("em", "med"), progress=False) for factor in EQUAL_WIDTH_FACTORS}
+    return Section(TITLES["szummer"], SZUMMER, SZUMMER_NOTE,
+                   szummer_rows(curves, leukemia) + equal_width_rows(at_width))
+
+
+#: lecture 08's equal-width table (section 5): the rule's width times each factor, for EM and MED
+EQUAL_WIDTH_FACTORS = (2.0, 1.4, 1.0, 0.7, 0.5, 0.35, 0.25, 0.18, 0.12)
+EQUAL_WIDTH_SIZES = (20, 25)
+
+
+def equal_width_rows(at_width):
+    """Figure 2's ordering (EM's errors below MED's) at equal widths, from lecture 08's
+    ``{factor: Curves}`` on leukemia (errors of "em" and "med", one width for both)."""
+    rows = []
+    for factor, curves in at_width.items():
+        for i, size in enumerate(curves.sizes):
+            rows.append(order_row(
+                f"leukemia, {size} labels, both at {factor:g} × the rule's width: EM's errors "
+                "below MED's", "below", (curves.errors("med")[i] - curves.errors("em")[i]) * 34,
+                where="Figure 2, section 6",
+                setting=f"leukemia (Golub), 34 test samples, {len(curves.seeds)} draws; EM and "
+                "MED at the same width", section="08 · 5. Figure 2: leukemia microarrays, and "
+                "the width"))
+    return tuple(rows)
 
 
 def szummer_rows(curves, leukemia):
@@ -401,8 +375,10 @@ SZUMMER_NOTE = ("The paper prints figures, not tables; its one number in the tex
                 "level, about one error among the 34 test samples. Its orderings are read off the "
                 "figures: in Figure 1b MED's error below EM's and the SVM (labeled points only) "
                 "above both; in Figure 2 EM's curve below MED's. Errors on splice in %, on "
-                "leukemia as a count among 34. Lecture 08 also studies the width at equal "
-                "widths (its section 5), which this report does not read.")
+                "leukemia as a count among 34. Figure 2's ordering is read twice: at the "
+                "paper's width rule, and at equal widths (lecture 08's section 5: both methods at "
+                "the rule's width times one factor, nine factors from 2 to 0.12), where lecture 08 "
+                "finds the ordering changing with the width.")
 
 
 # -- Wiegand's lecture (01-05, 10, 11)
@@ -520,6 +496,12 @@ def wiegand():
             "column only names the direction. The slides' advice on features for EM is read on "
             "lecture 05's stored WebKB sweep. Lectures 01-03 store no results (their runs take "
             "seconds), so this report, which computes nothing, cannot read them: they check "
-            "their claims in their own cells. Lecture 11's own claims are not read here yet.")
+            "their claims in their own cells. Lecture 11 (harmonic label propagation, label "
+            "spreading, the spectral graph transducer) has no source numbers and no rows here: "
+            "the slides only list label propagation (Niu et al.) and spectral graph "
+            "partitioning (Joachims 2003) among further methods, with no number and no claim "
+            "about them, and none of the papers behind lecture 11's methods is in the sources "
+            "folder. Lecture 11 measures the methods against supervised baselines tuned on the "
+            "labeled rows and checks those findings, its own, in its cells.")
     return Section(TITLES["wiegand"], WIEGAND, note,
                    tuple(rows))
