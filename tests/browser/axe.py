@@ -23,8 +23,8 @@ VERSION = "4.14.1"
 SHA256 = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"  # package/axe.min.js
 FOLDER = ROOT / "build" / "axe-core" / VERSION
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-RUN_JS = """([context, tags]) => axe.run(context || document,
-    {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
+RUN_JS = """([context, kind, values]) => axe.run(context || document,
+    {runOnly: {type: kind, values: values}, resultTypes: ['violations']})
   .then(r => r.violations.map(v => ({id: v.id, help: v.help,
       nodes: v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary)})))"""
 
@@ -64,8 +64,12 @@ def _fetch(script):
     script.write_bytes(data)
 
 
-def violations(page, script, context=None, tags=WCAG_21_AA):
-    """axe's violations of ``tags`` on ``page`` (or inside the element ``context``)."""
+def violations(page, script, context=None, tags=WCAG_21_AA, *, rules=None):
+    """axe's violations of ``tags`` (or, when given, of the rules named ``rules`` only: axe
+    matches rule ids only as rules, never as tags) on ``page`` (or inside the element
+    ``context``)."""
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.add_script_tag(content=script)
-    return page.evaluate(RUN_JS, [context, list(tags)])
+    if rules is not None:
+        return page.evaluate(RUN_JS, [context, "rule", list(rules)])
+    return page.evaluate(RUN_JS, [context, "tag", list(tags)])
