@@ -29,11 +29,13 @@ from sslviz.datasets.loaders import load_20newsgroups, load_reuters, load_stopli
 from sslviz.datasets.registry import REGISTRY
 from sslviz.datasets.senseval import SensevalCorpus, load_senseval
 from sslviz.datasets.splice import load_splice
+from sslviz.errors import DataError
 from sslviz.paths import DataFolderError, cache_dir, data_dir
 
 __all__ = [
     "REGISTRY",
     "ChecksumMismatchError",
+    "DataError",
     "DataFolderError",
     "DatasetMissingError",
     "SensevalCorpus",
