@@ -92,8 +92,8 @@ def test_every_lecture_has_one_name_across_layers():
              for layer in ("experiments", "plots", "widgets")}
     parts = {name for name in names["experiments"]
              if any(name.startswith(f"{other}_") for other in names["experiments"])}
-    # the runner, the store and the replication report serve every lecture
-    lectures = names["experiments"] - {"runner", "store", "report"} - parts
+    # the runner, the store, the replication report and the results files serve every lecture
+    lectures = names["experiments"] - {"runner", "store", "report", "results_file"} - parts
     assert lectures, "no lecture modules under sslviz/experiments"
     for lecture in lectures:
         assert lecture in names["plots"], f"plots/{lecture}.py is missing"

@@ -22,12 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import cli
-from .._io import atomic_write
 from ..cache import data_digest
 from ..code_digest import code_of
 from ..paths import STORED_RESULTS
-from . import fisher
+from . import fisher, results_file
 from .fisher import (
     FISHER_METHODS,
     LABELED_ONLY_METHODS,
@@ -135,41 +133,28 @@ def merge_results(summary, previous):
 def write_results(X, y, test_folds, path=RESULTS_FILE, **options):
     """Summarise the cache (:func:`summarise`) into ``path`` (JSON, written atomically).
 
-    Nothing the file held is lost: its records that this machine's cache lacks are kept when the
-    file was computed by today's code; a summary of today's code that would hold fewer records
-    than a file of other code is refused (:class:`sslviz.cli.UsageError`, nothing written); a
-    file of other code that is replaced is first copied to ``<name>.<its digest>.json``.
-    Returns the summary written.
+    Nothing the file held is lost (:func:`.results_file.settle`): its records that this
+    machine's cache lacks are kept when the file was computed by today's code; a summary of
+    today's code that would hold fewer records than a file of other code is refused
+    (:class:`sslviz.cli.UsageError`, nothing written); a file of other code that is replaced is
+    first copied to ``<name>.<its digest>.json``. Returns the summary written.
     """
-    summary = summarise(X, y, test_folds, **options)
-    previous = read_results(path)
-    if previous is not None and previous.get("code") == summary["code"]:
-        summary = merge_results(summary, previous)
-    if previous is not None and count_records(summary) < count_records(previous):
-        raise cli.UsageError(
-            f"{Path(path).name} holds {count_records(previous)} records; the summary of this "
-            f"machine's cache would hold {count_records(summary)} (the file was computed by "
-            f"other code, so its records cannot be merged): nothing was written. Run "
-            f"`{RUN_COMMAND}` for the missing cells first")
-    if previous is not None and previous.get("code") != summary["code"]:
-        digest = (previous.get("code") or {}).get("digest", "unknown-code")
-        keep = Path(path).with_name(f"{Path(path).stem}.{digest}.json")
-        with atomic_write(keep, "w") as file:
-            json.dump(previous, file, indent=1)
-            file.write("\n")
-        print(f"{Path(path).name} was computed by other code; kept as {keep.name}")
-    with atomic_write(path, "w") as file:
-        json.dump(summary, file, indent=1)
-        file.write("\n")
+    def refusal(held, would_hold):
+        return (f"{Path(path).name} holds {held} records; the summary of this machine's cache "
+                f"would hold {would_hold} (the file was computed by other code, so its records "
+                f"cannot be merged): nothing was written. Run `{RUN_COMMAND}` for the missing "
+                "cells first")
+
+    summary = results_file.settle(summarise(X, y, test_folds, **options), read_results(path),
+                                  path, merge=merge_results, count=count_records,
+                                  refusal=refusal, what=Path(path).name)
+    results_file.write_json(path, summary)
     return summary
 
 
 def read_results(path=RESULTS_FILE):
     """The results file as a dict, or ``None`` when no paper-scale run was summarised."""
-    path = Path(path)
-    if not path.exists():
-        return None
-    return json.loads(path.read_text(encoding="utf-8"))
+    return results_file.read_json(path)
 
 
 def results_code_changed(summary):
