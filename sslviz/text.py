@@ -24,6 +24,10 @@ from . import datasets
 from .cache import ResultCache
 from .validation import check_bool, check_choice, check_int
 
+__all__ = ["LOADERS", "STOP_LISTS", "TOKEN_PATTERN", "CountCorpus", "TextOptions", "load_counts",
+           "load_link_views", "make_vectorizer", "preprocess", "stop_list", "strip_post",
+           "vectorize", "without_dotted_words"]
+
 #: Words with inner ``:``, ``.`` or ``'`` kept (``DD:DD``, ``D.D``, ``don't``), optional ``*``.
 TOKEN_PATTERN = r"(?u)\w+(?:[:.']\w+)*\*?"
 STOP_LISTS = ("smart", "sklearn")

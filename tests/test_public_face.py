@@ -162,3 +162,17 @@ def test_every_estimator_class_documents_its_parameters_attributes_and_paper(nam
         parameters = set(inspect.signature(cls).parameters)
         undocumented = parameters - _documented_names(sections["Parameters"])
         assert not undocumented, f"{name}: Parameters does not name {sorted(undocumented)}"
+
+
+@pytest.mark.parametrize("name", ["sslviz.text", "sslviz.tsvm_solver", "sslviz.errors"])
+def test_support_modules_declare_their_exports(name):
+    """Every public class and function a support module defines is in its ``__all__``, and
+    ``__all__`` names only what it defines."""
+    module = importlib.import_module(name)
+    assert hasattr(module, "__all__"), f"{name} has no __all__"
+    missing = [item for item in module.__all__ if not hasattr(module, item)]
+    assert not missing, f"{name}.__all__ names what it does not define: {missing}"
+    public = {key for key, value in vars(module).items()
+              if (inspect.isclass(value) or inspect.isfunction(value))
+              and value.__module__ == name and not key.startswith("_")}
+    assert public <= set(module.__all__), sorted(public - set(module.__all__))

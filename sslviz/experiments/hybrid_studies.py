@@ -18,6 +18,7 @@ from ..cache import data_digest
 from ..em import SemiSupervisedNB
 from ..entropy_reg import EntropyRegularizedLR
 from ..hybrid import HybridNB, class_word_counts, leave_one_out_log_likelihoods
+from ..threads import one_thread
 from ..tuning import (
     ALPHA_GRID,
     Choice,
@@ -50,7 +51,6 @@ from .hybrid import (
     mlr_c,
     nb_alpha,
     normalization_text,
-    one_blas_thread,
     table_text,
 )
 from .hybrid_results import (
@@ -73,7 +73,7 @@ from .runner import run_jobs
 
 
 # -- MLR/MER on its own: every λ of the grid, one job per (seed, λ) ----------------------------
-@one_blas_thread
+@one_thread()
 def mer_point(X, y, n_labeled, seed, weight, *, test_rows=None, n_test=None, n_unlabeled,
               selection=LABELED_SELECTION):
     """MLR/MER at one λ on one evaluation set: exactly what :func:`evaluate_split` computes for
@@ -198,7 +198,7 @@ def choose_alpha_by_words(X, y, *, grid=ALPHA_GRID):
     return choice.acknowledge_edge(TABLE_EDGE) if choice.at_bound else choice
 
 
-@one_blas_thread
+@one_thread()
 def alpha_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled,
                 selection=LABELED_SELECTION):
     """HybridNB, EM-λ and NB on one evaluation set with α chosen by each leave-one-out
