@@ -196,7 +196,29 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def iter_fit(self, X, y):
-        """Fit step by step: a generator yielding each :class:`CEMStep` as it is recorded."""
+        """Fit step by step: a generator yielding each :class:`CEMStep` as it is recorded.
+
+        ``fit`` runs it to the end; the fitted attributes always describe the last yielded step.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            As for :meth:`fit`.
+        y : array-like of shape (n_samples,)
+            As for :meth:`fit`.
+
+        Yields
+        ------
+        step : CEMStep
+            One iteration's record, iteration 0 (the start) first.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`fit`, at the first ``next()``.
+        TypeError
+            As :meth:`fit`, at the first ``next()``.
+        """
         self._check_params()
         X, y = self._validate_input(X, y)
         labeled = labeled_mask(y)
@@ -272,14 +294,38 @@ class CEMClassifier(ClassifierMixin, BaseEstimator):
 
     # -- prediction ----------------------------------------------------------------------------
     def predict_joint_log_proba(self, X):
-        """log π_k f_k(x) (generative) or log p(k|x) (discriminative), (n_samples, n_classes)."""
+        """log π_k f_k(x) (generative) or log p(k|x) (discriminative), (n_samples, n_classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score, with the columns of ``fit`` (sparse only where ``fit`` accepts it).
+
+        Returns
+        -------
+        joint : ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``; a row's log-sum-exp is log f(x) for a
+            generative model, 0 for a discriminative one.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr" if self._accept_sparse else False,
                           dtype=np.float64, reset=False)
         return self._log_joint(self._parameters, X)
 
     def predict_log_proba(self, X):
-        """log P(k|x), shape (n_samples, n_classes)."""
+        """log P(k|x), shape (n_samples, n_classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to classify, with the columns of ``fit`` (sparse only where ``fit`` accepts
+            it).
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+            Log posteriors, columns in the order of ``classes_``.
+        """
         joint = self.predict_joint_log_proba(X)
         return joint - logsumexp(joint, axis=1, keepdims=True)
 

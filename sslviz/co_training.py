@@ -181,12 +181,34 @@ class TrainedVocabularyNB(ClassifierMixin, BaseEstimator):
         return X[:, self.vocabulary_]
 
     def predict_joint_log_proba(self, X):
-        """``log P(c) + Σ_w N(w, x) log P(w | c)`` over the kept words."""
+        """``log P(c) + Σ_w N(w, x) log P(w | c)`` over the kept words.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts on the columns of the training ``X``.
+
+        Returns
+        -------
+        joint : ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+        """
         X = self._kept(X)  # first: it raises NotFittedError before a fit
         return self.estimator_.predict_joint_log_proba(X)
 
     def predict_log_proba(self, X):
-        """Class log-probabilities from the kept words."""
+        """Class log-probabilities from the kept words.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts on the columns of the training ``X``.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+        """
         X = self._kept(X)  # first: it raises NotFittedError before a fit
         return self.estimator_.predict_log_proba(X)
 
@@ -491,7 +513,26 @@ class CoTraining(ClassifierMixin, BaseEstimator):
         return tags
 
     def predict_view(self, X, view):
-        """The prediction of one view's classifier alone (0 or 1; ``mode="co"`` only)."""
+        """The prediction of one view's classifier alone (``mode="co"`` only).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows of both views, laid out as in ``fit``.
+        view : {0, 1}
+            The view whose classifier predicts: 0 the first block of columns, 1 the rest.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            A class of ``classes_`` per row.
+
+        Raises
+        ------
+        ValueError
+            If the model was fitted with ``mode="self"`` (one classifier, no views), or
+            ``view`` is neither 0 nor 1.
+        """
         check_is_fitted(self)
         if self.mode != "co":
             raise ValueError("predict_view needs mode='co' (self-training has one classifier)")

@@ -258,7 +258,31 @@ class DecisionList(ClassifierMixin, BaseEstimator):
 
     @classmethod
     def from_counts(cls, classes, feature_count, class_count, *, alpha=0.1, min_count=1):
-        """A fitted list from counts (e.g. those recorded in a Yarowsky trace)."""
+        """A fitted list from counts (e.g. those recorded in a Yarowsky trace).
+
+        Parameters
+        ----------
+        classes : array-like of shape (n_classes,)
+            The senses, in the order of the rows of ``feature_count``.
+        feature_count : array-like of shape (n_classes, n_features)
+            How many labeled instances of each sense hold each feature.
+        class_count : array-like of shape (n_classes,)
+            How many labeled instances each sense has.
+        alpha : float, default=0.1
+            The smoothing of ``P(s|f)``, as in the constructor.
+        min_count : int, default=1
+            A feature seen on fewer labeled instances makes no rule, as in the constructor.
+
+        Returns
+        -------
+        model : DecisionList
+            A fitted list, as ``fit`` would leave it on instances with these counts.
+
+        Raises
+        ------
+        ValueError
+            If ``alpha`` is not above 0 or ``min_count`` not an integer of at least 1.
+        """
         check_number("alpha", alpha, above=0)
         check_int("min_count", min_count, minimum=1)
         model = cls(alpha=alpha, min_count=min_count)
@@ -280,9 +304,15 @@ class DecisionList(ClassifierMixin, BaseEstimator):
     def first_rule(self, X):
         """Position in the list of the first rule each row matches; ``-1`` where none does.
 
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Binary features with the columns of ``fit``; any non-zero value counts as present.
+
         Returns
         -------
-        ndarray of int, shape (n_samples,)
+        first : ndarray of int, shape (n_samples,)
+            An index into ``rule_feature_`` (0: the strongest rule), or ``-1``.
         """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", reset=False)
@@ -296,7 +326,18 @@ class DecisionList(ClassifierMixin, BaseEstimator):
         return first
 
     def rule_proba(self, rules=None):
-        """Smoothed ``P(s|f)`` of rules, shape (n_rules, n_classes) (all rules if ``None``)."""
+        """Smoothed ``P(s|f)`` of rules.
+
+        Parameters
+        ----------
+        rules : array-like of int or None, default=None
+            Positions in the list (as :meth:`first_rule` gives them); ``None``: every rule.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_rules, n_classes)
+            One row per rule asked for, summing to one; columns in the order of ``classes_``.
+        """
         check_is_fitted(self)
         features = self.rule_feature_ if rules is None else self.rule_feature_[rules]
         counts = self.feature_count_[:, features].T + self.alpha
@@ -304,6 +345,11 @@ class DecisionList(ClassifierMixin, BaseEstimator):
 
     def apply_rules(self, X):
         """Which rule decides each row, for which sense, how confidently.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Binary features with the columns of ``fit``; any non-zero value counts as present.
 
         Returns
         -------

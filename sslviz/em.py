@@ -248,6 +248,23 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
 
         ``fit`` runs it to the end; a "step" button can call ``next()`` on it. The estimator's
         fitted attributes always describe the last yielded step.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            As for :meth:`fit`.
+        y : array-like of shape (n_samples,)
+            As for :meth:`fit`.
+
+        Yields
+        ------
+        step : EMStep
+            One iteration's record, iteration 0 (the start) first.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`fit`, at the first ``next()``.
         """
         self._check_params()
         X, y = self._validate_input(X, y)
@@ -372,7 +389,24 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
 
     # -- prediction ----------------------------------------------------------------------------
     def predict_joint_log_proba(self, X):
-        """log P(c, x) up to the multinomial coefficient, shape (n_samples, n_classes)."""
+        """log P(c, x) up to the multinomial coefficient, shape (n_samples, n_classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts (non-negative) over the vocabulary of ``fit``; any documents, not only
+            the fitted ones.
+
+        Returns
+        -------
+        joint : ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_`` (a class's components summed).
+
+        Raises
+        ------
+        ValueError
+            If ``X`` has a negative entry (it must hold word counts).
+        """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         check_non_negative(X, "SemiSupervisedNB (X must hold word counts)")
@@ -381,7 +415,24 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         return logsumexp(joint, axis=2)
 
     def predict_log_proba(self, X):
-        """log P(c|x), shape (n_samples, n_classes)."""
+        """log P(c|x), shape (n_samples, n_classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts (non-negative) over the vocabulary of ``fit``; any documents, not only
+            the fitted ones.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+            Log posteriors, columns in the order of ``classes_``.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` has a negative entry (it must hold word counts).
+        """
         joint = self.predict_joint_log_proba(X)
         return joint - logsumexp(joint, axis=1, keepdims=True)
 
@@ -399,6 +450,11 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         proba : ndarray of shape (n_samples, n_classes)
             Class posteriors, columns in the order of ``classes_`` (a class's components
             summed).
+
+        Raises
+        ------
+        ValueError
+            If ``X`` has a negative entry (it must hold word counts).
         """
         return np.exp(self.predict_log_proba(X))
 
@@ -415,6 +471,11 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         -------
         y_pred : ndarray of shape (n_samples,)
             The class of largest ``P(c|x)``, from ``classes_``.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` has a negative entry (it must hold word counts).
         """
         joint = self.predict_joint_log_proba(X)
         return self.classes_[np.argmax(joint, axis=1)]

@@ -242,7 +242,18 @@ class EntropyRegularizedLR(ClassifierMixin, BaseEstimator):
         return coef.ravel()
 
     def class_scores(self, X):
-        """The scores ``W x + b``, shape (n_samples, n_classes)."""
+        """The scores ``W x + b``, shape (n_samples, n_classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score, with the columns of ``fit``; any rows, not only the fitted ones.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples, n_classes)
+            One column per class, in the order of ``classes_``; their softmax is P(k|x).
+        """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         return np.asarray(X @ self.coef_.T) + self.intercept_
@@ -266,7 +277,18 @@ class EntropyRegularizedLR(ClassifierMixin, BaseEstimator):
         return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
 
     def predict_log_proba(self, X):
-        """log P(k|x), shape (n_samples, n_classes)."""
+        """log P(k|x), shape (n_samples, n_classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score, with the columns of ``fit``; any rows, not only the fitted ones.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+            Log posteriors, columns in the order of ``classes_``.
+        """
         scores = self.class_scores(X)
         return scores - logsumexp(scores, axis=1, keepdims=True)
 

@@ -249,6 +249,11 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
         scores : scipy.sparse.csr_matrix of shape (n_samples, n_features_out_)
             Columns as described in the Notes (``ρ_c`` entries, then one block per component);
             blocks below ``prune_tol`` dropped; rows of unit length when ``normalize``.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` has a negative entry (it must hold word counts).
         """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
@@ -257,7 +262,23 @@ class FisherKernelNB(TransformerMixin, BaseEstimator):
                              prune_tol=self.prune_tol, normalize=self.normalize)
 
     def get_feature_names_out(self, input_features=None):
-        """Names of the output columns: ``rho[c]`` then ``rho[<word>|c]`` for every component."""
+        """Names of the output columns: ``rho[c]`` then ``rho[<word>|c]`` for every component.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            The words, one per column of ``X``; ``None``: ``x0``, ``x1``, ...
+
+        Returns
+        -------
+        names : ndarray of object, shape (n_features_out_,)
+            One name per column of :meth:`transform`, in the order of the Notes.
+
+        Raises
+        ------
+        ValueError
+            If ``input_features`` does not hold one name per column of ``fit``'s ``X``.
+        """
         check_is_fitted(self)
         if input_features is None:
             input_features = np.array([f"x{i}" for i in range(self.n_features_in_)])

@@ -224,7 +224,27 @@ class HybridNB(ClassifierMixin, BaseEstimator):
                 check_number("tol", self.tol, minimum=0))
 
     def iter_fit(self, X, y):
-        """Fit step by step: a generator yielding each :class:`HybridStep` as it is recorded."""
+        """Fit step by step: a generator yielding each :class:`HybridStep` as it is recorded.
+
+        ``fit`` runs it to the end; the fitted attributes always describe the last yielded step.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            As for :meth:`fit`.
+        y : array-like of shape (n_samples,)
+            As for :meth:`fit`.
+
+        Yields
+        ------
+        step : HybridStep
+            One alternation's record, iteration 0 (ψ from the supervised NB) first.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`fit`, at the first ``next()``.
+        """
         alpha, psi_alpha, sigma, max_iter, tol = self._check_params()
         X, y = self._validate_input(X, y)
         labeled = labeled_mask(y)
@@ -292,6 +312,22 @@ class HybridNB(ClassifierMixin, BaseEstimator):
         Not named ``predict_joint_log_proba`` as in :class:`sslviz.em.SemiSupervisedNB` and
         :class:`sslviz.cem.CEMClassifier`: a weighted product of two models' likelihoods is no
         joint probability log P(k, x) of any model, only a score whose softmax is R(k|x).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts (non-negative) over the vocabulary of ``fit``; any documents, not only
+            the fitted ones.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` has a negative entry (it must hold word counts).
         """
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
@@ -300,7 +336,24 @@ class HybridNB(ClassifierMixin, BaseEstimator):
                                   self.bias_, normalize=self.normalize)
 
     def predict_log_proba(self, X):
-        """log R(k|x), shape (n_samples, n_classes)."""
+        """log R(k|x), shape (n_samples, n_classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Word counts (non-negative) over the vocabulary of ``fit``; any documents, not only
+            the fitted ones.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` has a negative entry (it must hold word counts).
+        """
         scores = self.predict_unnormalized_log_proba(X)
         return scores - logsumexp(scores, axis=1, keepdims=True)
 
@@ -317,6 +370,11 @@ class HybridNB(ClassifierMixin, BaseEstimator):
         -------
         proba : ndarray of shape (n_samples, n_classes)
             Columns in the order of ``classes_``.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` has a negative entry (it must hold word counts).
         """
         return np.exp(self.predict_log_proba(X))
 
@@ -333,6 +391,11 @@ class HybridNB(ClassifierMixin, BaseEstimator):
         -------
         y_pred : ndarray of shape (n_samples,)
             Classes from ``classes_``.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` has a negative entry (it must hold word counts).
         """
         best = np.argmax(self.predict_unnormalized_log_proba(X), axis=1)
         return self.classes_[best]

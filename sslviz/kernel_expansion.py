@@ -373,7 +373,18 @@ class KernelExpansionClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def transform_membership(self, X):
-        """``P(i|x)`` over the fitted kernels, shape (n_samples, N)."""
+        """``P(i|x)`` over the fitted kernels, shape (n_samples, N).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points (dense); any points, not only the fitted ones.
+
+        Returns
+        -------
+        membership : ndarray of shape (n_samples, N)
+            One column per fitted point (kernel centre); rows sum to one.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return membership(X, self.X_fit_, self.sigma_)

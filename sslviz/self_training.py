@@ -245,6 +245,23 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
         """Fit step by step: a generator yielding each :class:`SelfTrainingStep` as it is recorded.
 
         ``fit`` runs it to the end. The fitted attributes always describe the last yielded step.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            As for :meth:`fit`.
+        y : array-like of shape (n_samples,)
+            As for :meth:`fit`.
+
+        Yields
+        ------
+        step : SelfTrainingStep
+            One round's record, round 0 (the fit on the given labels) first.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`fit`, at the first ``next()``.
         """
         self._check_params()
         X, y, has_label = self._validate_input(X, y)
@@ -388,7 +405,18 @@ class SelfTraining(ClassifierMixin, MetaEstimatorMixin, BaseEstimator):
 
     @available_if(_estimator_has("predict_log_proba"))
     def predict_log_proba(self, X):
-        """log P(c|x) of the final classifier, shape (n_samples, n_classes)."""
+        """log P(c|x) of the final classifier (only if the base classifier has it).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows in a form the base classifier accepts; any rows, not only the fitted ones.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+            ``estimator_.predict_log_proba(X)``, columns in the order of ``classes_``.
+        """
         X = self._checked(X)
         return self.estimator_.predict_log_proba(X)
 

@@ -232,7 +232,30 @@ class Yarowsky(ClassifierMixin, BaseEstimator):
         return self
 
     def iter_fit(self, X, y=None, *, feature_names=None):
-        """Fit step by step: a generator yielding each :class:`YarowskyStep` as it is recorded."""
+        """Fit step by step: a generator yielding each :class:`YarowskyStep` as it is recorded.
+
+        ``fit`` runs it to the end; the fitted attributes always describe the last yielded step.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            As for :meth:`fit`.
+        y : array-like of shape (n_samples,) or None, default=None
+            As for :meth:`fit`.
+        feature_names : sequence of str or None, default=None
+            As for :meth:`fit`.
+
+        Yields
+        ------
+        step : YarowskyStep
+            One round's record, iteration 0 (the seeds and hand labels) first; the loop stops
+            without a further record once the labels no longer change.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`fit`, at the first ``next()``.
+        """
         self._check_params()
         X = validate_data(self, X, accept_sparse="csr")
         B = presence_matrix(X)

@@ -447,3 +447,77 @@ def test_allotted_width_reads_pixels_ems_and_initial_and_refuses_the_rest():
     assert allotted_px(widgets.IntSlider(style={"description_width": "initial"})) == np.inf
     with pytest.raises(ValueError, match="cannot tell how wide"):
         allotted_px(widgets.IntSlider(style={"description_width": "30%"}))
+
+
+# -- the pattern widgets/base.py tells a new stepper explorer to copy -----------------------------
+RUN_LENGTHS = {0: 6, 1: 4, 2: 2}  # iterations recorded by the run of each seed
+
+
+def stepper_pattern_explorer(key_of=lambda values: values["seed"], seed=0):
+    """A run per seed (of ``RUN_LENGTHS`` iterations), its curve drawn once per key, the slider's
+    end set by the update, the replay moving a marker only; ``calls`` counts updates and curves.
+    ``key_of`` names the setting the kept artists were drawn for (the documented key: the seed)."""
+    from sslviz.widgets.base import iteration_control, set_last_iteration
+
+    runs = {seed: np.linspace(0, 1, n) ** (seed + 1) for seed, n in RUN_LENGTHS.items()}
+    iteration, play = iteration_control(RUN_LENGTHS[seed] - 1)
+    controls = {"iteration": iteration, "seed": widgets.Dropdown(options=list(runs), value=seed)}
+    with style_context():
+        figure = Figure(figsize=(4, 3))
+        ax = figure.add_subplot()
+    drawn, calls = {"key": None}, {"update": 0, "curves": 0}
+
+    def update(values):
+        calls["update"] += 1
+        run = runs[values["seed"]]
+        last = len(run) - 1
+        set_last_iteration(iteration, play, last)
+        if drawn["key"] != key_of(values):
+            ax.clear()
+            calls["curves"] += 1
+            (curve,) = ax.plot(run)
+            drawn.update(curve=curve, marker=ax.axvline(0), key=key_of(values))
+        current = min(values["iteration"], last)
+        drawn["marker"].set_xdata([current, current])
+        ax.set_title(f"iteration {current} of {last}")
+
+    return Explorer("test-stepper", figure, controls, update, extra_controls=[play]), calls
+
+
+def test_the_update_sets_a_dependent_limit_without_a_second_redraw():
+    explorer, calls = stepper_pattern_explorer()
+    explorer.controls["iteration"].value = 5
+    before = calls["update"]
+    explorer.controls["seed"].value = 2  # a run of two iterations: the slider ends at 1
+    assert calls["update"] == before + 1  # the end and the value it moved: no redraw of their own
+    assert (explorer.controls["iteration"].max, explorer.controls["iteration"].value) == (1, 1)
+    assert explorer.caption.value == "iteration=1, seed=2"  # read after the update
+    assert explorer.figure.axes[0].get_title() == "iteration 1 of 1"
+    explorer.controls["seed"].value = 0
+    assert explorer.controls["iteration"].max == 5
+
+
+def test_the_replay_moves_the_kept_artists_and_draws_no_new_ones():
+    explorer, calls = stepper_pattern_explorer()
+    drawn = calls["curves"]
+    for step in (1, 2, 3):
+        explorer.controls["iteration"].value = step
+        assert list(explorer.figure.axes[0].lines[1].get_xdata()) == [step, step]
+    assert calls["curves"] == drawn
+
+
+@pytest.mark.parametrize("documented_key", [True, False])
+def test_the_picture_does_not_depend_on_the_order_of_visits_when_the_key_is_whole(
+        documented_key):
+    key_of = (lambda values: values["seed"]) if documented_key else (lambda values: "one run")
+    fresh, _ = stepper_pattern_explorer(key_of, seed=1)  # opened at the values compared
+    fresh.controls["iteration"].value = 2
+    travelled, _ = stepper_pattern_explorer(key_of)  # opened at seed 0, then moved around
+    for seed, step in ((2, 1), (0, 5), (1, 2)):
+        travelled.controls["seed"].value = seed
+        travelled.controls["iteration"].value = step
+    assert travelled.values() == fresh.values()
+    same = np.array_equal(travelled.figure.axes[0].lines[0].get_ydata(),
+                          fresh.figure.axes[0].lines[0].get_ydata())
+    assert same == documented_key  # a key without the seed keeps seed 0's curve for seed 1
+    assert (travelled.image.value == fresh.image.value) == documented_key

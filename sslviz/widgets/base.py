@@ -21,6 +21,60 @@ save them all.
 The projector style (:func:`sslviz.export.use_projector_style`) is read when an explorer is
 created; its factory draws the figure inside :func:`sslviz.export.style_context`, and every later
 redraw of that explorer runs in the same style.
+
+What ``update(values)`` must do
+-------------------------------
+The explorer calls ``update`` not only for the values on screen but for frames drawn ahead along
+the replay controls (values the controls do not hold), to put the figure back after a failed
+update, and before an export. Hence one rule: **after** ``update(values)`` **the figure shows**
+``values`` **whatever it showed before**; the picture depends on ``values``, never on which calls
+came first. ``update`` never schedules work (that is ``prepare``'s job) and never reads a control
+other than one it has just adjusted itself. Within that rule the lectures' explorers use three
+patterns; copy the one you need.
+
+1. **Redraw from the values** (the simplest: ``widgets/what_is_ssl.py``, ``widgets/fisher.py``,
+   ``widgets/model_selection.py``): artists are made once, when the figure is built, or the
+   axes are cleared and drawn again; ``update`` only looks up cached results and sets them.
+
+2. **Artists drawn once per setting** (``widgets/em.py`` top words, ``widgets/yarowsky.py``,
+   ``widgets/kernel_expansion.py``, ``widgets/graphs.py``, ...): what only the refit controls
+   change (a run's curves, a map's points) is drawn when that setting changes and kept; moving a
+   replay control only moves the kept artists. Keep them in a dict together with a key made of
+   *every* value they were drawn from; a key that leaves one out (the seed, the corpus) shows the
+   previous run's artists for the next run.
+
+3. **Dependent control limits** (the iteration slider of a run that stopped early: the stepper
+   explorers of 02, 03, 04, 07, 08 and 09; the seed sets of a word in 03; the label sizes of a
+   corpus in 05's vocabulary and 09's tables): ``update`` adjusts the control itself --
+   :func:`set_last_iteration` for a slider's end, new ``options`` only when they differ. The
+   change events this causes are not redrawn again (the explorer ignores changes made from
+   inside ``update``), and the caption and export read the controls after it. ``values`` was
+   read before the adjustment, so clamp the replayed value (``min(values["iteration"], last)``)
+   and take a re-optioned control's value from the control (``controls["seeds"].value``).
+
+Compute everything that may fail before the first artist changes, and set a kept key only once
+its artists are drawn: a failed update then leaves the figure as it was, and the restore (``update``
+again, with the values on screen) has nothing half-done to undo. The pattern a new stepper
+explorer copies (2 and 3 together; ``runs`` is a cached fit per seed, ``plot_curves`` and
+``update_marker`` stand for the lecture's plot functions)::
+
+    iteration, play = iteration_control(len(runs(seed).model.trace_) - 1)
+    controls = {"iteration": iteration, "seed": seed_control(seed)}
+    drawn = {"key": None}  # the artists of the run on screen, and the values they show
+
+    def update(values):
+        run = runs(values["seed"])  # cached; may fail: nothing is drawn yet
+        last = len(run.model.trace_) - 1
+        set_last_iteration(iteration, play, last)  # a dependent limit
+        if drawn["key"] != values["seed"]:  # drawn once per setting
+            drawn.update(curves=plot_curves(curve_ax, run), key=values["seed"])
+        current = min(values["iteration"], last)  # values predate the new limit
+        update_marker(drawn["curves"], current)  # the replay: move artists only
+
+    explorer = Explorer(name, figure, controls, update, extra_controls=[play])
+
+``tests/test_explorer_base.py`` drives this very pattern (one redraw per change, the same
+picture whatever the order of visits).
 """
 
 from __future__ import annotations
@@ -94,11 +148,12 @@ class Explorer(widgets.VBox):
     figure : matplotlib.figure.Figure
     controls : dict of str -> ipywidgets.ValueWidget
         Shown in this order; each change triggers ``update``.
-    update : callable (dict of current values) -> None
-        Changes the figure's artists for the given control values, and nothing else: a pure
-        function of its argument (it must never read the controls, schedule work or remember
-        what it drew for later calls). The explorer calls it for the frame on screen, for frames
-        drawn ahead, to restore the figure after a failed update and before an export.
+    update : callable (dict of control values) -> None
+        Changes the figure's artists so that it shows these values, whatever it showed before
+        (see "What ``update(values)`` must do" above: it may keep artists keyed by the values
+        they show and adjust controls whose limits depend on others; it never schedules work).
+        The explorer calls it for the frame on screen, for frames drawn ahead, to restore the
+        figure after a failed update and before an export.
     prepare : callable (dict of control values) -> iterable of steps, optional
         Work that makes a later visit of these values fast (refits, cached): a generator whose
         every ``next`` is one small step. After each redraw the explorer calls it for the
