@@ -13,7 +13,9 @@ evaluation sets, MLR/MER included) into the result cache; ``python -m sslviz.exp
 summary`` reads that cache -- it computes nothing -- and writes :data:`RESULTS_FILE`: per corpus
 and size, the evaluation sets that are in, each set's five accuracies and the job's CPU time.
 The lecture and the README read that file, so a reader sees the run without its cache; sizes
-not yet run are listed as missing.
+not yet run are listed as missing. ``summary --readme README.md`` rewrites the README's table
+with the sets of the selection ``--selection`` names, under a line naming it
+(:func:`results_markdown`); the README shows :data:`.hybrid.LABELED_SELECTION`, the lecture's.
 
 The file records the code that computed it (``"code"``: :func:`sslviz.code_digest.code_of` of the
 job function, as in every cache key, so a summary can only read results of today's code); a test
@@ -39,6 +41,7 @@ from ..validation import check_choice
 from . import results_file
 from .hybrid import (
     CORPORA,
+    LABELED_SELECTION,
     METHODS,
     PAPER_N_SEEDS,
     PAPER_SCALE_SELECTION,
@@ -52,9 +55,10 @@ from .runner import run_jobs
 
 RESULTS_FILE = STORED_RESULTS / "hybrid_paper_scale.json"
 RUN_COMMAND = "python -m sslviz.experiments hybrid table"
-RERUN_HINT = (f"rerun `{RUN_COMMAND}` (every corpus; hours of CPU: see README, 'paper scale'), "
-              "then `python -m sslviz.experiments hybrid summary --readme README.md` and "
-              "re-execute lecture 09")
+RERUN_HINT = (f"rerun `{RUN_COMMAND}` and `{RUN_COMMAND} --selection 'labeled-rows'` (every "
+              "corpus; hours of CPU: see README, 'paper scale'), then `python -m "
+              "sslviz.experiments hybrid summary --selection 'labeled-rows' --readme README.md` "
+              "(the README shows that selection) and re-execute lecture 09")
 WORKERS = (1, 2, 8, 32)
 DEFAULT_SELECTION = PAPER_SCALE_SELECTION
 """The selection a reader sees unless it names one: the one the file first held (lecture 09's)."""
@@ -461,12 +465,28 @@ def load_corpora():
 README_BEGIN = "<!-- hybrid paper-scale table: written by `python -m sslviz.experiments hybrid " \
     "summary --readme README.md` -->"
 README_END = "<!-- end of the hybrid paper-scale table -->"
+SELECTION_NOTES = {
+    LABELED_SELECTION: "every setting chosen on the labeled rows, every numeric grid extended "
+                       "up to its bounds",
+    PAPER_SCALE_SELECTION: "σ = 1, α by the leave-one-out log-likelihood of the labels, the "
+                           "grids never extended"}
+"""One line per selection for the README's block (:data:`.hybrid.SELECTIONS` say more)."""
+
+
+def readme_command(selection=DEFAULT_SELECTION):
+    """The command that writes ``selection``'s table into the README."""
+    chosen = "" if selection == DEFAULT_SELECTION else f" --selection {selection!r}"
+    return f"python -m sslviz.experiments hybrid summary{chosen} --readme README.md"
 
 
 def results_markdown(summary):
-    """The table of :func:`results_text` as Markdown: ours, then the paper's, per cell."""
+    """The table of :func:`results_text` as Markdown: ours, then the paper's, per cell, under a
+    line naming the summary's selection and the command that writes it."""
     short = ("hybrid", "EM-λ", "MLR/MER", "NB", "MLR")
-    lines = ["| corpus | labeled | sets | " + " | ".join(short) + " |",
+    selection = summary.get("selection", DEFAULT_SELECTION)
+    lines = [f"Selection: `{selection}` ({SELECTION_NOTES[selection]}; written by "
+             f"`{readme_command(selection)}`).", "",
+             "| corpus | labeled | sets | " + " | ".join(short) + " |",
              "|---|---:|---:|" + "---:|" * len(short)]
     for name, entry in summary["corpora"].items():
         for size, cell in entry["sizes"].items():
@@ -510,7 +530,8 @@ def check_readme(path):
 
 
 def update_readme(path, summary):
-    """Replace the table between :data:`README_BEGIN` and :data:`README_END` in ``path``."""
+    """Replace the table between :data:`README_BEGIN` and :data:`README_END` in ``path`` by
+    ``summary``'s (its selection's, named in the block)."""
     text, start, end = check_readme(path)
     block = f"{README_BEGIN}\n{results_markdown(summary)}\n"
     with atomic_write(path, "w") as file:
