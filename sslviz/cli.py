@@ -298,11 +298,11 @@ def user_errors():
     """The exception types a user can cause and a command reports in one line: the project's
     own (a refused argument, missing or corrupt data, a notebook whose data is missing, a site
     tool missing). An OS error about a path is the user's too (:func:`is_user_error`)."""
-    from sslviz.datasets.verify import ChecksumMismatchError, DatasetMissingError
+    from sslviz.errors import DataError
     from sslviz.paths import DataFolderError
     from sslviz.site import SiteError
 
-    errors = (UsageError, DatasetMissingError, ChecksumMismatchError, DataFolderError, SiteError)
+    errors = (UsageError, DataError, DataFolderError, SiteError)
     if _installed("nbformat"):  # the classroom extra: notebooks whose data is missing
         from sslviz.notebook_files import NotebookDataMissing
 

@@ -484,6 +484,9 @@ class SemiSupervisedNB(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         tags.input_tags.positive_only = True
+        # a multinomial model of counts: on dense continuous data (the checks' shifted blobs)
+        # it stays below their accuracy bar, as MultinomialNB declares too
+        tags.classifier_tags.poor_score = True
         return tags
 
 

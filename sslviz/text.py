@@ -24,6 +24,10 @@ from . import datasets
 from .cache import ResultCache
 from .validation import check_bool, check_choice, check_int
 
+__all__ = ["LOADERS", "STOP_LISTS", "TOKEN_PATTERN", "CountCorpus", "TextOptions", "load_counts",
+           "load_link_views", "make_vectorizer", "preprocess", "stop_list", "strip_post",
+           "vectorize", "without_dotted_words"]
+
 #: Words with inner ``:``, ``.`` or ``'`` kept (``DD:DD``, ``D.D``, ``don't``), optional ``*``.
 TOKEN_PATTERN = r"(?u)\w+(?:[:.']\w+)*\*?"
 STOP_LISTS = ("smart", "sklearn")
@@ -140,7 +144,8 @@ def load_counts(name, options=TextOptions(), *, use_cache=True, **loader_kwargs)
     use_cache : bool, default=True
         ``False`` vectorizes the corpus again and replaces its cache entry.
     **loader_kwargs
-        Passed to the corpus loader (e.g. ``subset="train"``, ``categories=[...]``).
+        Passed to the corpus loader (e.g. ``subset="train"``, ``categories=[...]``,
+        ``remove=("headers",)``).
 
     Returns
     -------
@@ -208,11 +213,16 @@ def _count_arrays(name, options, loader_kwargs):
 
 
 def _cache_key(name, options, loader_kwargs):
+    loader = dict(loader_kwargs)
+    if "remove" in loader:  # one key per set of parts; none when nothing is removed (the default)
+        remove = datasets.check_remove(loader.pop("remove"))
+        if remove:
+            loader["remove"] = list(remove)
     return {
         "version": RESULT_VERSION,
         "corpus": name,
         "sha256": datasets.file_sha256(datasets.locate(name)),
-        "loader": dict(sorted(loader_kwargs.items())),
+        "loader": dict(sorted(loader.items())),
         "options": asdict(options),
         "token_pattern": TOKEN_PATTERN,
     }

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
+# the solver's classes and functions serve sslviz.tsvm only; its two tunables are public
+__all__ = ["PULL_UPDATE_SHARE", "WORKING_SET_MARGIN"]
+
 #: A retrain fits one by one only the rows whose margin under the previous model lies within
 #: this distance of 1; the others are guessed at a bound of their dual variable (checked after).
 WORKING_SET_MARGIN = 0.01

@@ -9,10 +9,10 @@ classes are integers or strings, ``-1`` (the number) marks an unlabeled row. Acc
 by users: integer, string and ``object`` arrays (``np.array([0, 1, -1], dtype=object)``, a pandas
 column; an ``object`` array of numbers becomes a numeric array), lists. Refused, with a message
 saying what was wrong: missing labels (NaN, None, pandas' NA), the string ``"-1"``, strings mixed
-with numbers, non-integer numbers, labels of another type, and bool labels mixed with ``-1``
-(``True`` and ``False`` equal ``1`` and ``0`` to Python, so such a target cannot say which rows
-are classes and which are numbers: give ``0``/``1`` or strings). A bool array without ``-1``
-(every row labeled) is an ordinary two-class target.
+with numbers, infinities and non-integer numbers, labels of another type, and bool labels mixed
+with ``-1`` (``True`` and ``False`` equal ``1`` and ``0`` to Python, so such a target cannot say
+which rows are classes and which are numbers: give ``0``/``1`` or strings). A bool array without
+``-1`` (every row labeled) is an ordinary two-class target.
 """
 
 from __future__ import annotations
@@ -178,9 +178,18 @@ def _label_array(y):
 
 
 def _check_label_values(labels):
-    """The labeled rows' classes must be discrete: integers (or integral floats) or strings."""
-    if labels.dtype.kind == "f" and len(labels) and not np.all(np.mod(labels, 1) == 0):
-        bad = labels[np.mod(labels, 1) != 0][:3].tolist()
+    """The labeled rows' classes must be discrete: integers (or integral floats) or strings.
+    Infinities and NaN are refused before any arithmetic on them (which would warn)."""
+    if labels.dtype.kind != "f" or not len(labels):
+        return
+    finite = np.isfinite(labels)
+    if not finite.all():
+        bad = labels[~finite][:3].tolist()
+        raise ValueError(f"y holds non-finite numbers {bad}: class labels are integers or "
+                         "strings, not infinities or NaN")
+    fractional = np.mod(labels, 1) != 0
+    if fractional.any():
+        bad = labels[fractional][:3].tolist()
         raise ValueError(f"y holds non-integer numbers {bad}: class labels are integers or "
                          "strings, not continuous values (this is a classifier, not a regression)")
 

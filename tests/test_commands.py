@@ -71,8 +71,8 @@ CASES = [
     ("experiments", ["hybrid", "table", "--selection", "best"], "invalid choice"),
     ("experiments", ["hybrid", "projection", "--selection", "best"], "invalid choice"),
     ("experiments", ["hybrid", "projection"], "python -m sslviz.datasets fetch"),
-    ("experiments", ["hybrid", "summary", "--selection", "labeled-rows", "--readme", "README.md"],
-     "--readme shows the selection 'sigma-1, loo-log-likelihood α'"),
+    ("experiments", ["hybrid", "projection", "--selection", "labeled-rows", "--readme",
+                     "README.md"], "--readme goes with summary or table"),
     # python -m sslviz.bench
     ("bench", ["em", "--repeat", "0"], "--repeat: must be a positive integer, got 0"),
     ("bench", ["em", "--n-labeled", "-5"], "--n-labeled: must be a positive integer"),

@@ -22,7 +22,14 @@ from sslviz.datasets import (
     load_stoplist,
     load_webkb,
 )
-from sslviz.datasets.loaders import html_to_text, strip_http_header
+from sslviz.datasets.loaders import (
+    check_remove,
+    html_to_text,
+    strip_http_header,
+    strip_newsgroup_footer,
+    strip_newsgroup_header,
+    strip_newsgroup_quoting,
+)
 
 # --------------------------------------------------------------------------- 20 Newsgroups
 
@@ -95,6 +102,78 @@ def test_20news_bad_arguments_name_the_valid_values(news_archive):
         load_20newsgroups(categories=["sci.space", "sci.spice"])
     with pytest.raises(ValueError, match=r"'validation'.*'all', 'train', 'test'"):
         load_20newsgroups(subset="validation")
+
+
+# posts made by hand to exercise scikit-learn's three rules of ``remove=``
+REPLY = ("From: ann@x.edu\nSubject: Re: cars\nLines: 9\n\n"
+         "In article <1@y.com> bob@y.com writes:\n> the old car\n>> an older quote\n"
+         "| a piped quote\nI agree, nice car.\nbob said: fine\n\n-- \nAnn Smith\nann@x.edu\n")
+DASHES = "Subject: orbit\n\nthe moon\nQuoted from Carl:\nstars\n----------\nsig line\n  \n"
+NO_BLANK = "Subject: one line only\nbody says: hi"
+TOP_CUT = "-----\nonly a body after a rule\nmore"
+POSTS = [REPLY, DASHES, NO_BLANK, TOP_CUT, "", "\n\n", "a\n\nb\n\nc"]
+
+
+def test_the_three_rules_on_a_hand_made_post():
+    assert strip_newsgroup_header(REPLY).startswith("In article <1@y.com>")
+    assert strip_newsgroup_header(NO_BLANK) == ""  # no blank line: all of it is header
+    assert strip_newsgroup_footer(REPLY) == REPLY.split("\n-- \n")[0]  # cut at the last "-- "
+    assert strip_newsgroup_footer(DASHES) == "Subject: orbit\n\nthe moon\nQuoted from Carl:\nstars"
+    assert strip_newsgroup_footer(TOP_CUT) == TOP_CUT  # the only rule is the first line
+    assert strip_newsgroup_quoting(REPLY) == ("From: ann@x.edu\nSubject: Re: cars\nLines: 9\n\n"
+                                              "I agree, nice car.\n\n-- \nAnn Smith\n"
+                                              "ann@x.edu\n")
+
+
+@pytest.mark.parametrize("post", POSTS)
+def test_the_three_rules_equal_scikit_learns(post):
+    # scikit-learn's helpers are not public API: the oracle of this test only
+    oracle = pytest.importorskip("sklearn.datasets._twenty_newsgroups")
+    assert strip_newsgroup_header(post) == oracle.strip_newsgroup_header(post)
+    assert strip_newsgroup_footer(post) == oracle.strip_newsgroup_footer(post)
+    assert strip_newsgroup_quoting(post) == oracle.strip_newsgroup_quoting(post)
+
+
+def test_20news_remove_strips_as_scikit_learn_in_its_order(tmp_path, monkeypatch):
+    oracle = pytest.importorskip("sklearn.datasets._twenty_newsgroups")
+    members = {"20news-bydate-train/rec.autos/1": REPLY.encode(),
+               "20news-bydate-train/sci.space/2": DASHES.encode()}
+    register_fake(monkeypatch, "20newsgroups",
+                  make_tar_gz(tmp_path / "20news-bydate.tar.gz", members))
+    everything = load_20newsgroups(subset="train", remove=("quotes", "footers", "headers"))
+    expected = [oracle.strip_newsgroup_quoting(oracle.strip_newsgroup_footer(
+        oracle.strip_newsgroup_header(text))) for text in (REPLY, DASHES)]
+    assert everything.data == expected
+    assert everything.data[0] == "I agree, nice car.\n"  # the blank line above the "-- "
+    assert "removed headers, footers, quotes" in everything.DESCR
+    headers = load_20newsgroups(subset="train", remove="headers")  # one name alone
+    assert headers.data == [oracle.strip_newsgroup_header(text) for text in (REPLY, DASHES)]
+    whole = load_20newsgroups(subset="train")
+    assert whole.data == [REPLY, DASHES] == load_20newsgroups(subset="train", remove=()).data
+    assert "removed" not in whole.DESCR
+
+
+def test_check_remove_orders_and_refuses_by_name():
+    assert check_remove(()) == () and check_remove([]) == ()
+    assert check_remove(["quotes", "headers", "quotes"]) == ("headers", "quotes")
+    assert check_remove("footers") == ("footers",)
+    with pytest.raises(ValueError, match=r"^unknown part\(s\) to remove \['header'\]; valid "
+                                         r"parts: \['headers', 'footers', 'quotes'\] "
+                                         r"\(scikit-learn's names\)$"):
+        check_remove(("header",))
+    with pytest.raises(ValueError, match=r"^remove must be a tuple of parts to strip from the "
+                                         r"posts, any of \('headers', 'footers', 'quotes'\) "
+                                         r"\(e\.g\. remove=\('headers',\); \(\) keeps the "
+                                         r"posts whole\), got None$"):
+        check_remove(None)
+
+
+def test_20news_refuses_a_bad_remove_before_reading(news_archive, monkeypatch):
+    import sslviz.datasets.loaders as loaders
+
+    monkeypatch.setattr(loaders, "locate", lambda *a, **k: pytest.fail("read the archive"))
+    with pytest.raises(ValueError, match=r"unknown part\(s\) to remove \['signatures'\]"):
+        load_20newsgroups(remove=("headers", "signatures"))
 
 
 def test_loader_refuses_a_corrupt_archive(news_archive):

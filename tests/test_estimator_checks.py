@@ -4,8 +4,7 @@ One list (:data:`ESTIMATORS`) names an instance of every public ``BaseEstimator`
 built as a user would (its documented required arguments; small ``max_iter`` and graph sizes the
 checks' 10-300 rows allow); :func:`test_every_public_estimator_is_checked` finds them all in the
 package, so a new estimator cannot be forgotten. Each waived check is given once below, with the
-reason it cannot pass; "fix when the store is next rebuilt" marks a real gap in a module whose
-change would make the stored results stale. Waivers are strict: a waived check that passes fails.
+reason it cannot pass. Waivers are strict: a waived check that passes fails.
 """
 
 from __future__ import annotations
@@ -74,10 +73,6 @@ MINUS_ONE = ("the check uses -1 as an ordinary class label, but y == -1 marks un
              "SelfTrainingClassifier by name), so half of its data is unlabeled")
 N_ITER_ZERO = ("n_iter_ counts the rounds after iteration 0; when y labels every row (the "
                "checks' data) there is none, as in scikit-learn's SelfTrainingClassifier")
-COUNTS_POOR_SCORE = ("a multinomial count model on the checks' shifted continuous blobs stays "
-                     "below their 0.83 accuracy bar on three classes (MultinomialNB too: 0.793, "
-                     "exempted by its poor_score tag); real gap, the tag is missing: fix when "
-                     "the store is next rebuilt (sslviz/em.py, sslviz/hybrid.py)")
 TWO_CLASSES = ("the spectral graph transducer separates two classes; the checks' data has "
                "three or more, so the fit is refused")
 TRANSDUCTIVE = ("transductive: labels only the rows it was fitted on and refuses new rows")
@@ -124,16 +119,14 @@ def _yarowsky(estimator):
 
 
 WAIVERS = {
-    SemiSupervisedNB: lambda est: {"check_classifiers_classes": MINUS_ONE,
-                                   "check_classifiers_train": COUNTS_POOR_SCORE},
+    SemiSupervisedNB: lambda est: {"check_classifiers_classes": MINUS_ONE},
     SelfTraining: lambda est: {"check_classifiers_classes": MINUS_ONE,
                                "check_non_transformer_estimators_n_iter": N_ITER_ZERO},
     Yarowsky: _yarowsky,
     GaussianCEM: lambda est: {"check_classifiers_classes": MINUS_ONE},
     LogisticCEM: lambda est: {"check_classifiers_classes": MINUS_ONE},
     KernelExpansionClassifier: lambda est: {"check_classifiers_classes": MINUS_ONE},
-    HybridNB: lambda est: {"check_classifiers_classes": MINUS_ONE,
-                           "check_classifiers_train": COUNTS_POOR_SCORE},
+    HybridNB: lambda est: {"check_classifiers_classes": MINUS_ONE},
     EntropyRegularizedLR: lambda est: {"check_classifiers_classes": MINUS_ONE},
     TransductiveSVM: lambda est: {"check_classifiers_classes": MINUS_ONE},
     GraphPropagation: _graph_propagation,

@@ -185,3 +185,97 @@ def test_the_replication_report_reads_the_results_file():
     assert rows[0].ours.startswith("+9.5 ± 0.5 (n = 2; above on 100%)")
     with pytest.raises(cli.UsageError, match="has a layout the report does not read"):
         report_sources._fisher_paper_rows({"methods": []}, fisher)
+
+
+def test_recheck_reruns_the_cheapest_cell_of_each_table():
+    records = [_record(300, 0, "counts", 1.0), _record(100, 1, "counts", 1.0),
+               _record(100, 2, "nb", 1.0), _record(100, 1, "n-cat", 1.0),
+               _record(100, 1, "nb", 1.0), _record(100, 1, "ul-cat", 1.0, n_unlabeled=5000),
+               _record(100, 1, "nb+em", 1.0), _record(100, 1, "ul-cl", 1.0)]
+    planned = R.recheck_jobs(records)
+    # the smallest size's first split; ul-cat+nb+em at its smallest unlabeled size (5000: only
+    # ul-cat is held there), the labeled-only groups at the table's largest
+    assert [(job["methods"], job["n_unlabeled"], sorted(held)) for job, held in planned] == [
+        (("ul-cl",), 10_000, ["ul-cl"]), (("ul-cat", "nb+em"), 5000, ["ul-cat"]),
+        (("n-cat", "nb"), 10_000, ["n-cat", "nb"]), (("counts",), 10_000, ["counts"])]
+    assert {(job["n_labeled"], job["split"]) for job, _ in planned} == {(100, 1)}
+    assert R.recheck_jobs([]) == []
+
+
+def test_recheck_records_todays_code_only_when_the_cheapest_cells_are_unchanged(tmp_path):
+    path = tmp_path / "paper.json"
+    run(sizes=[6, 30], splits=[0, 1])
+    run(PAPER, sizes=[30], unlabeled_sizes=[120], splits=[1])
+    summary = write(path)
+    stale = {**summary, "code": {"module": "sslviz.experiments.fisher", "digest": "0" * 16}}
+    path.write_text(json.dumps(stale))
+    assert R.results_code_changed(stale)
+    assert R.recheck(stale, X, Y, FOLDS, settings=SETTINGS, path=path) == []
+    rechecked = R.read_results(path)
+    assert R.results_code_changed(rechecked) == ""
+    assert rechecked["settings"] == summary["settings"]  # every record kept, none moved
+    assert rechecked["code_checked_by"] == [
+        "tuned: 6 labeled, 40 unlabeled, split 0: ul-cat+nb+em",
+        "tuned: 6 labeled, 0 unlabeled, split 0: n-cat+nb",
+        "tuned: 6 labeled, 0 unlabeled, split 0: linear",
+        "tuned: 6 labeled, 0 unlabeled, split 0: counts",
+        "paper: 30 labeled, 120 unlabeled, split 1: ul-cat+nb+em",
+        "paper: 30 labeled, 0 unlabeled, split 1: n-cat+nb",
+        "paper: 30 labeled, 0 unlabeled, split 1: counts"]
+    assert write(path)["code_checked_by"] == rechecked["code_checked_by"]  # a summary keeps it
+
+    for field, change in (("accuracy", 0.5), ("chosen", 1.0)):  # a number that moved
+        moved = json.loads(json.dumps(stale))
+        [record] = [r for r in moved["settings"]["paper"]["records"]
+                    if (r["method"], r["n_labeled"]) == ("counts", 30)]
+        record[field] += change
+        path.write_text(json.dumps(moved))
+        [difference] = R.recheck(moved, X, Y, FOLDS, settings=SETTINGS, path=path)
+        assert difference.startswith(
+            "paper: 30 labeled, 0 unlabeled, split 1: counts, counts: today {'accuracy': ")
+        assert R.read_results(path) == moved  # the file is left as it was
+    other = {**SETTINGS, "tuned": FisherSettings(max_iter=6, annealing=(0.1, 1.0))}
+    [difference] = R.recheck(stale, X, Y, FOLDS, settings=other, path=path)
+    assert difference.startswith("tuned settings: today {") and "'max_iter': 6" in difference
+    empty = {**stale, "settings": {"tuned": {**stale["settings"]["tuned"], "records": []}}}
+    assert R.recheck(empty, X, Y, FOLDS, settings=SETTINGS, path=path) == [
+        "the file holds no records to re-run"]
+
+
+def test_the_recheck_command_records_todays_code_or_refuses_with_the_rerun(tmp_path, monkeypatch,
+                                                                          capsys):
+    from sslviz.experiments.__main__ import main
+    from sslviz.text import CountCorpus
+
+    corpus = CountCorpus(X, Y, ["a", "b", "c"], np.array([f"w{i}" for i in range(30)]),
+                         np.array([f"d{i}" for i in range(300)]))
+    path = tmp_path / "fisher.json"
+    monkeypatch.setattr(fisher, "load_fisher_corpus", lambda: corpus)
+    monkeypatch.setattr(R, "RESULTS_FILE", path)
+    assert main(["fisher", "recheck"]) == cli.EXIT_USAGE  # no file yet
+    assert capsys.readouterr().err == (
+        f"error: no records in {path} to re-run: run `{R.RUN_COMMAND}`, then "
+        f"`{R.SUMMARY_COMMAND}` first\n")
+    assert main(["fisher-table", "--sizes", "100", "--unlabeled", "50", "--splits", "0", "1",
+                 "--methods", "counts", "nb", "--n-jobs", "1"]) == 0
+    assert main(["fisher", "summary"]) == 0
+    written = R.read_results(path)
+    stale = {**written, "code": {"module": "sslviz.experiments.fisher", "digest": "0" * 16}}
+    path.write_text(json.dumps(stale))
+    capsys.readouterr()
+    assert main(["fisher", "recheck", "--n-jobs", "1"]) == 0
+    assert capsys.readouterr().out.endswith(
+        "fisher.json now records it, re-run:\ntuned: 100 labeled, 0 unlabeled, split 0: "
+        "n-cat+nb\ntuned: 100 labeled, 0 unlabeled, split 0: counts\n")
+    rechecked = R.read_results(path)
+    assert R.results_code_changed(rechecked) == ""
+    assert rechecked["settings"] == written["settings"]
+
+    stale["settings"]["tuned"]["records"][0]["accuracy"] += 1.0  # split 0's counts SVM
+    path.write_text(json.dumps(stale))
+    assert main(["fisher", "recheck", "--n-jobs", "1"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("today's code computes other numbers; the results file is unchanged:"
+                          "\ntuned: 100 labeled, 0 unlabeled, split 0: counts, counts: today ")
+    assert out.endswith(f"To update it: {R.RERUN_HINT}\n")
+    assert R.read_results(path) == stale

@@ -356,10 +356,39 @@ def test_results_file_summarises_the_cache_without_computing(tmp_path, monkeypat
         R.update_readme(readme, summary)
 
 
+def test_the_readme_block_shows_the_selection_the_summary_names(tmp_path, monkeypatch, capsys):
+    corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    H.hybrid_table(corpus, sizes=[8], seeds=[0], progress=False, selection=H.LABELED_SELECTION)
+    path, readme = tmp_path / "paper.json", tmp_path / "README.md"
+    monkeypatch.setattr(S, "load_corpora", lambda: [corpus])
+    monkeypatch.setattr(S, "RESULTS_FILE", path)
+    monkeypatch.setattr(R, "RESULTS_FILE", path)
+    readme.write_text(f"# x\n\n{R.README_BEGIN}\nold\n{R.README_END}\n", encoding="utf-8")
+    assert S.main(["summary", "--selection", H.LABELED_SELECTION, "--readme", str(readme)]) == 0
+    capsys.readouterr()
+    fair = R.read_results(path, selection=H.LABELED_SELECTION)
+    assert fair["corpora"]["webkb"]["sizes"]["8"]["seeds"] == [0]
+    block = readme.read_text(encoding="utf-8").split(R.README_BEGIN + "\n")[1]
+    assert block == f"{R.results_markdown(fair)}\n{R.README_END}\n"
+    assert block.startswith(
+        "Selection: `labeled-rows` (every setting chosen on the labeled rows, every numeric "
+        "grid extended up to its bounds; written by `python -m sslviz.experiments hybrid "
+        "summary --selection 'labeled-rows' --readme README.md`).\n\n| corpus | labeled |")
+    assert "| webkb | 8 | 1 |" in block
+    # the first selection: its own line, the command without --selection; no sets of it yet
+    first = R.results_markdown({**fair, "selection": H.PAPER_SCALE_SELECTION})
+    assert first.startswith("Selection: `sigma-1, loo-log-likelihood α` (σ = 1, α by the "
+                            "leave-one-out log-likelihood of the labels, the grids never "
+                            "extended; written by `python -m sslviz.experiments hybrid summary "
+                            "--readme README.md`).\n\n")
+    assert R.selections_held(path) == {H.LABELED_SELECTION: 1}
+
+
 @pytest.mark.skipif(not R.RESULTS_FILE.exists(), reason="no paper-scale results file")
 def test_readme_shows_the_committed_results_file():
     readme = (R.RESULTS_FILE.parents[2] / "README.md").read_text(encoding="utf-8")
-    assert f"{R.README_BEGIN}\n{R.results_markdown(R.read_results())}\n{R.README_END}" in readme
+    shown = R.results_markdown(R.read_results(selection=H.LABELED_SELECTION))
+    assert f"{R.README_BEGIN}\n{shown}\n{R.README_END}" in readme
 
 
 @pytest.mark.skipif(not R.RESULTS_FILE.exists(), reason="no paper-scale results file")

@@ -92,8 +92,8 @@ def test_every_lecture_has_one_name_across_layers():
              for layer in ("experiments", "plots", "widgets")}
     parts = {name for name in names["experiments"]
              if any(name.startswith(f"{other}_") for other in names["experiments"])}
-    # the runner, the store and the replication report serve every lecture
-    lectures = names["experiments"] - {"runner", "store", "report"} - parts
+    # the runner, the store, the replication report and the results files serve every lecture
+    lectures = names["experiments"] - {"runner", "store", "report", "results_file"} - parts
     assert lectures, "no lecture modules under sslviz/experiments"
     for lecture in lectures:
         assert lecture in names["plots"], f"plots/{lecture}.py is missing"
@@ -196,3 +196,36 @@ def test_the_store_and_the_benchmark_import_no_circle():
 
     assert "sslviz.bench_notebooks" in closure("sslviz.experiments.store")  # it runs lectures
     assert "sslviz.experiments.store" not in closure("sslviz.bench_notebooks")  # even lazily
+
+
+def test_the_command_line_does_not_reach_up_into_the_data_layer():
+    """``cli`` reports the data errors in one line: their base class lives on the ground floor
+    (``sslviz.errors``), so neither cli nor anything it imports -- even inside a function --
+    is a module of ``sslviz.datasets``; and catching them loads none."""
+    from sslviz.code_digest import closure, module_file
+
+    direct = {"sslviz" + name if name.startswith(".") else name
+              for name in _imported_modules(PACKAGE / "cli.py")}
+    direct = {name for name in direct if module_file(name) is not None}
+    reached = direct.union(*(closure(name) for name in direct))
+    assert "sslviz.errors" in reached
+    assert not [name for name in reached if name.startswith("sslviz.datasets")], sorted(reached)
+    probe = ("import sys, sslviz.cli; errors = sslviz.cli.user_errors(); "
+             "print(sorted(m for m in sys.modules if m.startswith('sslviz.datasets')), "
+             "[e.__name__ for e in errors if e.__name__ == 'DataError'])")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "[] ['DataError']"
+
+
+def test_the_data_errors_are_one_family_importable_where_they_were():
+    from sslviz import datasets, errors
+    from sslviz.datasets import verify
+
+    for name in ("DatasetMissingError", "ChecksumMismatchError"):
+        error = getattr(errors, name)
+        assert getattr(datasets, name) is error is getattr(verify, name)
+        assert issubclass(error, errors.DataError)
+    assert issubclass(errors.DatasetMissingError, FileNotFoundError)  # as before the move
+    assert issubclass(errors.ChecksumMismatchError, ValueError)
+    assert datasets.DataError is errors.DataError

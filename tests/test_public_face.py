@@ -323,3 +323,17 @@ def test_lectures_import_their_estimators_from_sslviz_estimators(path):
 
 def test_every_lecture_is_read():
     assert len(NOTEBOOKS) >= 12
+
+
+@pytest.mark.parametrize("name", ["sslviz.text", "sslviz.tsvm_solver", "sslviz.errors"])
+def test_support_modules_declare_their_exports(name):
+    """Every public class and function a support module defines is in its ``__all__``, and
+    ``__all__`` names only what it defines."""
+    module = importlib.import_module(name)
+    assert hasattr(module, "__all__"), f"{name} has no __all__"
+    missing = [item for item in module.__all__ if not hasattr(module, item)]
+    assert not missing, f"{name}.__all__ names what it does not define: {missing}"
+    public = {key for key, value in vars(module).items()
+              if (inspect.isclass(value) or inspect.isfunction(value))
+              and value.__module__ == name and not key.startswith("_")}
+    assert public <= set(module.__all__), sorted(public - set(module.__all__))

@@ -239,6 +239,20 @@ def test_different_options_or_arguments_use_different_cache_files(news):
     assert len(cache_files(news)) == 3
 
 
+def test_remove_keys_the_cache_only_when_it_removes_something(news):
+    base = load_counts("20newsgroups", subset="all")
+    assert_same_corpus(load_counts("20newsgroups", subset="all", remove=()), base)
+    assert len(cache_files(news)) == 1  # remove=() reads the default's entry
+    # the default's key is what it was before remove= existed: no entry to rebuild for it
+    assert sslviz.text._cache_key("20newsgroups", TextOptions(),
+                                  {"subset": "all", "remove": ()})["loader"] == {"subset": "all"}
+    headerless = load_counts("20newsgroups", subset="all", remove=("headers",))
+    assert len(cache_files(news)) == 2
+    assert "subject" in base.vocabulary and "subject" not in headerless.vocabulary
+    assert_same_corpus(load_counts("20newsgroups", subset="all", remove=["headers"]), headerless)
+    assert len(cache_files(news)) == 2  # one key per set of parts, however it is spelled
+
+
 def test_a_changed_archive_is_not_served_from_a_stale_cache(news, tmp_path, monkeypatch):
     load_counts("20newsgroups", subset="all")
     changed = {**NEWS, "20news-bydate-test/sci.space/4": b"From: c\nSubject: x\n\nzeppelin"}

@@ -317,3 +317,37 @@ def test_semi_supervised_target_converts_object_numbers():
     assert y.dtype == object and y.tolist() == ["b", "a", -1]
     with pytest.raises(ValueError, match=r"^y holds integers too large for class labels"):
         semi_supervised_target(np.array([2**70, 0, -1], dtype=object))
+
+
+@pytest.mark.parametrize("y", [np.array([0.0, 1.0, np.inf, -1.0]), [0, 1, -np.inf, -1],
+                               np.array([0, 1, np.inf, -1], dtype=object)],
+                         ids=["float", "list", "object"])
+def test_infinite_labels_are_refused_before_any_warning(y):
+    import warnings
+
+    from sslviz.validation import semi_supervised_target
+
+    message = r"^y holds non-finite numbers \[-?inf\]: class labels are integers or strings, " \
+              r"not infinities or NaN$"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a RuntimeWarning before the refusal fails the test
+        with pytest.raises(ValueError, match=message):
+            semi_supervised_target(y)
+        if isinstance(y, np.ndarray) and y.dtype == object:  # check_labels checks object labels
+            with pytest.raises(ValueError, match=message):
+                check_labels(y)
+
+
+def test_nan_labels_are_refused_without_a_warning():
+    import warnings
+
+    from sslviz.validation import semi_supervised_target
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"^y holds NaN labels: give every labeled row a "
+                                             r"class and mark unlabeled rows with -1$"):
+            semi_supervised_target(np.array([0.0, np.nan, -1.0]))
+        with pytest.raises(ValueError, match=r"^y holds missing labels \(None or NaN\): give "
+                                             r"every labeled row a class"):
+            semi_supervised_target(np.array([0, np.nan, -1], dtype=object))

@@ -25,19 +25,28 @@ from sslviz.datasets.fetch import (
     status,
 )
 from sslviz.datasets.golub import load_golub
-from sslviz.datasets.loaders import load_20newsgroups, load_reuters, load_stoplist, load_webkb
+from sslviz.datasets.loaders import (
+    check_remove,
+    load_20newsgroups,
+    load_reuters,
+    load_stoplist,
+    load_webkb,
+)
 from sslviz.datasets.registry import REGISTRY
 from sslviz.datasets.senseval import SensevalCorpus, load_senseval
 from sslviz.datasets.splice import load_splice
+from sslviz.errors import DataError
 from sslviz.paths import DataFolderError, cache_dir, data_dir
 
 __all__ = [
     "REGISTRY",
     "ChecksumMismatchError",
+    "DataError",
     "DataFolderError",
     "DatasetMissingError",
     "SensevalCorpus",
     "cache_dir",
+    "check_remove",
     "data_dir",
     "ensure",
     "fetch",

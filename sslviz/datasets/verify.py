@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from sslviz.datasets.registry import AcceptedCopy, DataFile, Dataset
+from sslviz.errors import ChecksumMismatchError, DatasetMissingError
 
 PRESENT = "present"
 UNVERIFIED = "present (unverified)"
@@ -41,50 +42,6 @@ _CHUNK = 1 << 20
 _SHA_CACHE: dict[tuple[str, int, int], str] = {}
 _CONTENT_CACHE: dict[tuple[str, int, int], str] = {}
 _WORD = re.compile(r"[a-z][a-z'\-]*")
-
-
-class DatasetMissingError(FileNotFoundError):
-    """A registered data file is not usable in the data folder (missing, not a file, unreadable,
-    or it could not be downloaded).
-
-    Attributes
-    ----------
-    dataset : str
-        The dataset name.
-    files : tuple of str
-        Official names of the files concerned.
-    folder : Path
-        The folder that was searched.
-    """
-
-    def __init__(self, message: str, *, dataset: str = "", files=(), folder=None):
-        super().__init__(message)
-        self.dataset = dataset
-        self.files = tuple(files)
-        self.folder = folder
-
-    def __str__(self):
-        return self.args[0]
-
-
-class ChecksumMismatchError(ValueError):
-    """A file's sha256 matches none of the accepted copies; the file is refused.
-
-    Attributes
-    ----------
-    path : Path
-        The refused file (for a failed download: where it would have been saved).
-    expected : tuple of str
-        The accepted sha256 values.
-    actual : str
-        The sha256 of the refused bytes.
-    """
-
-    def __init__(self, message: str, *, path, expected, actual):
-        super().__init__(message)
-        self.path = Path(path)
-        self.expected = tuple(expected)
-        self.actual = actual
 
 
 class StatusRow(NamedTuple):

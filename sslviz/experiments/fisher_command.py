@@ -3,7 +3,8 @@
 ``python -m sslviz.experiments fisher-table`` computes Table 1 of Takamura & Okumura,
 ``fisher-figure`` their Figure 1 (:mod:`sslviz.experiments.fisher`), ``fisher summary`` writes
 what the cache holds into the results file lecture 06 reads
-(:mod:`sslviz.experiments.fisher_results`); :func:`main` parses the
+(:mod:`sslviz.experiments.fisher_results`), ``fisher recheck`` re-runs the cheapest cell of
+each of its tables and records today's code in it only if no number moved; :func:`main` parses the
 options (the package's one pattern: each lecture's experiments own a ``main(argv)``, and
 ``python -m sslviz.experiments`` only dispatches). Every job's result is cached as soon as it is
 computed, so an interrupted run resumes where it stopped; ``--no-cache`` recomputes everything.
@@ -105,11 +106,13 @@ def _parser():
         "(every method, 10,000 unlabeled posts, 5 splits); fisher-figure: their Figure 1 "
         "(SVM on ul-cat Fisher scores, 1,000-10,000 unlabeled posts). Results are cached per "
         "split and method; an interrupted run resumes.")
-    parser.add_argument("command", choices=["table", "figure", "summary"],
+    parser.add_argument("command", choices=["table", "figure", "summary", "recheck"],
                         help="table: Table 1; figure: Figure 1 (also run as fisher-table, "
                         "fisher-figure); summary: write what the cache holds of both tables "
                         "(tuned and the paper's settings) into the results file lecture 06 "
-                        "reads, computing nothing")
+                        "reads, computing nothing; recheck: re-run the smallest labeled size's "
+                        "first split of each table with today's code and record that code in "
+                        "the results file only if every number is the same")
     parser.add_argument("--sizes", type=int, nargs="+", help="labeled-set sizes")
     parser.add_argument("--unlabeled", type=int, nargs="+", help="unlabeled-set sizes")
     parser.add_argument("--splits", type=int, nargs="+",
@@ -172,14 +175,43 @@ def summary(path=None):
     return 0
 
 
+def recheck(n_jobs=-1):
+    """Re-run the cheapest cell of each table of the results file
+    (:func:`sslviz.experiments.fisher_results.recheck`); returns the exit code: 0 when today's
+    code was recorded, 1 when a number moved (the file unchanged)."""
+    from . import fisher_results
+
+    path = fisher_results.RESULTS_FILE
+    summary = fisher_results.read_results(path)
+    if summary is None or not fisher_results.count_records(summary):
+        raise cli.UsageError(f"no records in {path} to re-run: run "
+                             f"`{fisher_results.RUN_COMMAND}`, then "
+                             f"`{fisher_results.SUMMARY_COMMAND}` first")
+    cli.writable_file(path, option="the results file")
+    corpus = fisher.load_fisher_corpus()
+    differences = fisher_results.recheck(summary, corpus.X, corpus.y,
+                                         fisher.paper_test_folds(corpus.y), n_jobs=n_jobs,
+                                         path=path)
+    if differences:
+        print("today's code computes other numbers; the results file is unchanged:",
+              *differences, f"To update it: {fisher_results.RERUN_HINT}", sep="\n")
+        return 1
+    print("the cheapest cell of each table is the same with today's code; "
+          f"{path.name} now records it, re-run:",
+          *fisher_results.read_results(path)["code_checked_by"], sep="\n")
+    return 0
+
+
 def main(argv):
-    """``python -m sslviz.experiments fisher table|figure|summary [options]``; returns the exit
-    code."""
+    """``python -m sslviz.experiments fisher table|figure|summary|recheck [options]``; returns the
+    exit code."""
     parser = _parser()
     args = parser.parse_args(argv)
     _check_arguments(parser, args)
     if args.command == "summary":
         return summary()
+    if args.command == "recheck":
+        return recheck(args.n_jobs)
     table = args.command == "table"
     sizes = args.sizes or (fisher.PAPER_SIZES if table else fisher.PAPER_FIGURE_1_SIZES)
     unlabeled = args.unlabeled or ((fisher.PAPER_N_UNLABELED,) if table

@@ -13,6 +13,11 @@ The file records the code that computed it (``"code"``: :func:`sslviz.code_diges
 job function, as in every cache key); a test fails with :data:`RERUN_HINT` when that code has
 changed since (:func:`results_code_changed`). Writing never loses a record
 (:func:`write_results`): what the file holds and this machine's cache lacks is kept.
+When a change should not move a number, ``python -m sslviz.experiments fisher recheck``
+(:func:`recheck`) re-runs the cheapest cell of each table (smallest labeled size, first split)
+with today's code: only if every accuracy and chosen α or C comes out the same does it record
+today's code, with the cells it re-ran (``"code_checked_by"``); otherwise the tables must be
+rerun.
 """
 
 from __future__ import annotations
@@ -22,12 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import cli
-from .._io import atomic_write
 from ..cache import data_digest
 from ..code_digest import code_of
 from ..paths import STORED_RESULTS
-from . import fisher
+from . import fisher, results_file
 from .fisher import (
     FISHER_METHODS,
     LABELED_ONLY_METHODS,
@@ -121,8 +124,11 @@ def count_records(summary):
 
 
 def merge_results(summary, previous):
-    """``summary`` with every record of ``previous`` (computed by the same code) it lacks."""
+    """``summary`` with every record of ``previous`` (computed by the same code) it lacks;
+    ``previous``'s ``code_checked_by`` is kept."""
     merged = json.loads(json.dumps(summary))
+    if "code_checked_by" in previous:
+        merged["code_checked_by"] = previous["code_checked_by"]
     for name, entry in previous["settings"].items():
         target = merged["settings"].setdefault(name, json.loads(json.dumps(entry)))
         have = {_record_key(record) for record in target["records"]}
@@ -135,41 +141,28 @@ def merge_results(summary, previous):
 def write_results(X, y, test_folds, path=RESULTS_FILE, **options):
     """Summarise the cache (:func:`summarise`) into ``path`` (JSON, written atomically).
 
-    Nothing the file held is lost: its records that this machine's cache lacks are kept when the
-    file was computed by today's code; a summary of today's code that would hold fewer records
-    than a file of other code is refused (:class:`sslviz.cli.UsageError`, nothing written); a
-    file of other code that is replaced is first copied to ``<name>.<its digest>.json``.
-    Returns the summary written.
+    Nothing the file held is lost (:func:`.results_file.settle`): its records that this
+    machine's cache lacks are kept when the file was computed by today's code; a summary of
+    today's code that would hold fewer records than a file of other code is refused
+    (:class:`sslviz.cli.UsageError`, nothing written); a file of other code that is replaced is
+    first copied to ``<name>.<its digest>.json``. Returns the summary written.
     """
-    summary = summarise(X, y, test_folds, **options)
-    previous = read_results(path)
-    if previous is not None and previous.get("code") == summary["code"]:
-        summary = merge_results(summary, previous)
-    if previous is not None and count_records(summary) < count_records(previous):
-        raise cli.UsageError(
-            f"{Path(path).name} holds {count_records(previous)} records; the summary of this "
-            f"machine's cache would hold {count_records(summary)} (the file was computed by "
-            f"other code, so its records cannot be merged): nothing was written. Run "
-            f"`{RUN_COMMAND}` for the missing cells first")
-    if previous is not None and previous.get("code") != summary["code"]:
-        digest = (previous.get("code") or {}).get("digest", "unknown-code")
-        keep = Path(path).with_name(f"{Path(path).stem}.{digest}.json")
-        with atomic_write(keep, "w") as file:
-            json.dump(previous, file, indent=1)
-            file.write("\n")
-        print(f"{Path(path).name} was computed by other code; kept as {keep.name}")
-    with atomic_write(path, "w") as file:
-        json.dump(summary, file, indent=1)
-        file.write("\n")
+    def refusal(held, would_hold):
+        return (f"{Path(path).name} holds {held} records; the summary of this machine's cache "
+                f"would hold {would_hold} (the file was computed by other code, so its records "
+                f"cannot be merged): nothing was written. Run `{RUN_COMMAND}` for the missing "
+                "cells first")
+
+    summary = results_file.settle(summarise(X, y, test_folds, **options), read_results(path),
+                                  path, merge=merge_results, count=count_records,
+                                  refusal=refusal, what=Path(path).name)
+    results_file.write_json(path, summary)
     return summary
 
 
 def read_results(path=RESULTS_FILE):
     """The results file as a dict, or ``None`` when no paper-scale run was summarised."""
-    path = Path(path)
-    if not path.exists():
-        return None
-    return json.loads(path.read_text(encoding="utf-8"))
+    return results_file.read_json(path)
 
 
 def results_code_changed(summary):
@@ -179,6 +172,92 @@ def results_code_changed(summary):
         return ""
     return (f"the code behind {RESULTS_FILE.name} changed (recorded {recorded}, today {today}): "
             f"{RERUN_HINT}")
+
+
+def recheck_jobs(records):
+    """The jobs that recompute the cheapest cell of one table's ``records``: the smallest
+    labeled size, its first split; per group of methods (:data:`METHOD_GROUPS`) recorded there,
+    one job at the smallest unlabeled size it records (a labeled-only group at the table's
+    largest, as the table command runs it; its result does not depend on it).
+
+    Returns ``[(job, {method: record})]``, the records each job recomputes.
+    """
+    if not records:
+        return []
+    size = min(r["n_labeled"] for r in records)
+    split = min(r["split"] for r in records if r["n_labeled"] == size)
+    cell = [r for r in records if (r["n_labeled"], r["split"]) == (size, split)]
+    largest = max(r["n_unlabeled"] for r in records)
+    planned = []
+    for group in METHOD_GROUPS:
+        held = [r for r in cell if r["method"] in group]
+        if not held:
+            continue
+        n_unlabeled = min(r["n_unlabeled"] for r in held)
+        job = {"n_labeled": size, "n_unlabeled": n_unlabeled or largest, "split": split,
+               "methods": group}
+        planned.append((job, {r["method"]: r for m in group for r in held
+                              if r["method"] == m and r["n_unlabeled"] == n_unlabeled}))
+    return planned
+
+
+def _recheck_difference(record, result, g):
+    """``""`` when job result ``result``'s method ``g`` has ``record``'s numbers (accuracy to
+    0.001 points, the same α or C and edge), else what moved."""
+    today = {"accuracy": round(float(result["accuracy"][g]) * 100, 4),
+             "chosen": float(result["chosen"][g]), "at_bound": bool(result["at_bound"][g])}
+    same = (np.isclose(today["accuracy"], record["accuracy"], rtol=0, atol=1e-3)
+            and np.isclose(today["chosen"], record["chosen"], rtol=1e-9, atol=0)
+            and today["at_bound"] == record["at_bound"])
+    return "" if same else (f"today {today}, file " + str({name: record[name]
+                                                            for name in today}))
+
+
+def _cell_name(name, held):
+    """How ``code_checked_by`` names the records ``held`` (one job's) of table ``name``."""
+    record = next(iter(held.values()))
+    return (f"{name}: {record['n_labeled']} labeled, {record['n_unlabeled']} unlabeled, "
+            f"split {record['split']}: " + "+".join(held))
+
+
+def recheck(summary, X, y, test_folds, *, settings=SETTINGS, n_jobs=1, path=RESULTS_FILE):
+    """Re-run the cheapest cell of each table of ``summary`` (the results file;
+    :func:`recheck_jobs`) with today's code and ``settings``.
+
+    Returns the differences (``[]``: every accuracy the same to 0.001 points, every α or C and
+    edge the same, and each table's settings those the file records); only then is today's
+    code written into the file at ``path``, with the cells re-run (``"code_checked_by"``), its
+    records untouched.
+    """
+    digest = data_digest(X, np.asarray(y), *[np.asarray(fold) for fold in test_folds])
+    differences, checked = [], []
+    for name, entry in summary["settings"].items():
+        values = json.loads(json.dumps(settings[name].group_key(FISHER_METHODS)))
+        if entry["values"] != values:
+            differences.append(f"{name} settings: today {values}, file {entry['values']}")
+            continue
+        planned = recheck_jobs(entry["records"])
+        if not planned:
+            continue
+        results = run_jobs(fisher._run_job, [job for job, _ in planned], kind="fisher",
+                           n_jobs=n_jobs,
+                           key=lambda job, s=settings[name]: fisher._job_key(job, digest, s),
+                           shared={"X": X, "y": y, "test_folds": test_folds,
+                                   "settings": settings[name]},
+                           description=f"recheck {name}")
+        for (job, held), result in zip(planned, results, strict=True):
+            checked.append(_cell_name(name, held))
+            for g, method in enumerate(job["methods"]):
+                moved = method in held and _recheck_difference(held[method], result, g)
+                if moved:
+                    differences.append(f"{checked[-1]}, {method}: {moved}")
+    if not checked and not differences:
+        differences.append("the file holds no records to re-run")
+    if not differences:
+        results_file.write_json(path, {**summary, "code": code_of(fisher._run_job),
+                                       "result_version": fisher.RESULT_VERSION,
+                                       "code_checked_by": checked})
+    return differences
 
 
 def results_grid(summary, name, *, sizes=None, unlabeled_sizes=None, splits=None):

@@ -56,7 +56,6 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import balanced_accuracy_score, get_scorer
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.preprocessing import normalize
-from threadpoolctl import threadpool_limits
 
 from ..cache import data_digest
 from ..em import SemiSupervisedNB
@@ -64,6 +63,7 @@ from ..entropy_reg import EntropyRegularizedLR
 from ..hybrid import HybridNB
 from ..splits import Split, split_labeled
 from ..text import TextOptions, load_counts
+from ..threads import one_thread
 from ..tuning import (
     ALPHA_GRID,
     LEAVE_ONE_OUT,
@@ -205,12 +205,6 @@ def labeled_columns(X, y):
     the same model -- and many times faster on a 30,000-word vocabulary with 10 labeled rows.
     """
     return np.flatnonzero(sp.csr_matrix(X)[labeled_mask(y)].getnnz(axis=0))
-
-
-#: What a job runs under: one BLAS thread. Its dense products are small (n_rows × n_classes)
-#: and L-BFGS's vector updates short; a second thread mostly waits, and on a busy 2-core machine
-#: one job took 6.5 times longer with two. The numbers are the same (to rounding).
-one_blas_thread = threadpool_limits.wrap(limits=1, user_api="blas")
 
 
 def _acknowledged(choice, reason):
@@ -439,7 +433,7 @@ def _at_bound(choice):
     return np.int64(not isinstance(choice, float | int) and choice.at_bound)
 
 
-@one_blas_thread
+@one_thread()  # the runner holds it around every job; a direct call gets it too
 def evaluate_split(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled,
                    mer=True, normalization_cv=True, selection=LABELED_SELECTION):
     """The five methods (and the normalisation study) on one evaluation set; a dict of arrays.
@@ -646,7 +640,7 @@ def hybrid_run(corpus, *, n_labeled, seed, normalize=None, selection=LABELED_SEL
     split = evaluation_split(corpus.y, n_labeled, seed, test_rows=corpus.test_rows,
                              n_test=corpus.n_test, n_unlabeled=corpus.n_unlabeled)
     X_train, y_train = corpus.X[split.train], split.semi_supervised_targets(corpus.y)
-    with threadpool_limits(1, user_api="blas"):  # see one_blas_thread
+    with one_thread():  # as every job of the runner
         alpha = nb_alpha(X_train, y_train, selection).value
         model = HybridNB(alpha=alpha, prior_scale=SIGMA, normalize=normalize).fit(X_train,
                                                                                   y_train)

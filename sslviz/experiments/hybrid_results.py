@@ -13,7 +13,9 @@ evaluation sets, MLR/MER included) into the result cache; ``python -m sslviz.exp
 summary`` reads that cache -- it computes nothing -- and writes :data:`RESULTS_FILE`: per corpus
 and size, the evaluation sets that are in, each set's five accuracies and the job's CPU time.
 The lecture and the README read that file, so a reader sees the run without its cache; sizes
-not yet run are listed as missing.
+not yet run are listed as missing. ``summary --readme README.md`` rewrites the README's table
+with the sets of the selection ``--selection`` names, under a line naming it
+(:func:`results_markdown`); the README shows :data:`.hybrid.LABELED_SELECTION`, the lecture's.
 
 The file records the code that computed it (``"code"``: :func:`sslviz.code_digest.code_of` of the
 job function, as in every cache key, so a summary can only read results of today's code); a test
@@ -36,8 +38,10 @@ from .._io import atomic_write
 from ..code_digest import code_of
 from ..paths import STORED_RESULTS
 from ..validation import check_choice
+from . import results_file
 from .hybrid import (
     CORPORA,
+    LABELED_SELECTION,
     METHODS,
     PAPER_N_SEEDS,
     PAPER_SCALE_SELECTION,
@@ -51,9 +55,10 @@ from .runner import run_jobs
 
 RESULTS_FILE = STORED_RESULTS / "hybrid_paper_scale.json"
 RUN_COMMAND = "python -m sslviz.experiments hybrid table"
-RERUN_HINT = (f"rerun `{RUN_COMMAND}` (every corpus; hours of CPU: see README, 'paper scale'), "
-              "then `python -m sslviz.experiments hybrid summary --readme README.md` and "
-              "re-execute lecture 09")
+RERUN_HINT = (f"rerun `{RUN_COMMAND}` and `{RUN_COMMAND} --selection 'labeled-rows'` (every "
+              "corpus; hours of CPU: see README, 'paper scale'), then `python -m "
+              "sslviz.experiments hybrid summary --selection 'labeled-rows' --readme README.md` "
+              "(the README shows that selection) and re-execute lecture 09")
 WORKERS = (1, 2, 8, 32)
 DEFAULT_SELECTION = PAPER_SCALE_SELECTION
 """The selection a reader sees unless it names one: the one the file first held (lecture 09's)."""
@@ -100,6 +105,14 @@ def corpus_summary(corpus, *, sizes=None, seeds=range(PAPER_N_SEEDS),
             "missing": [list(cell) for cell in missing]}
 
 
+def _summary(corpora, selection, seeds):
+    """This machine's cache of ``selection`` summarised (no merge with the file)."""
+    return {"methods": list(METHODS), "selection": selection, "code": code_of(evaluate_split),
+            "seeds": [int(s) for s in seeds], "command": run_command(selection),
+            "corpora": {c.name: corpus_summary(c, seeds=seeds, selection=selection)
+                        for c in corpora}}
+
+
 def write_results(corpora, path=RESULTS_FILE, *, seeds=range(PAPER_N_SEEDS),
                   selection=DEFAULT_SELECTION):
     """Summarise the cache of ``selection`` for every corpus of ``corpora`` (loaded
@@ -107,35 +120,26 @@ def write_results(corpora, path=RESULTS_FILE, *, seeds=range(PAPER_N_SEEDS),
     returns the entry as :func:`read_results` gives it. The other selections' entries are
     written back as they were.
 
-    Nothing the entry held is lost: the sets it records that this machine's cache lacks are kept
-    when it was computed by today's code (:func:`merge_results`); a summary that would still
-    hold fewer sets than the entry (an entry of other code) is refused with the counts
-    (:class:`sslviz.cli.UsageError`), nothing written; an entry of other code that is replaced
-    is first copied to ``<name>.<its digest>.json`` beside it (its numbers no longer match the
-    code, but they were hours of computing)."""
+    Nothing the entry held is lost (:func:`.results_file.settle`): the sets it records that this
+    machine's cache lacks are kept when it was computed by today's code
+    (:func:`merge_results`); a summary that would still hold fewer sets than the entry (an entry
+    of other code) is refused with the counts (:class:`sslviz.cli.UsageError`), nothing
+    written; an entry of other code that is replaced is first copied to
+    ``<name>.<its digest>.json`` beside it."""
     check_choice("selection", selection, SELECTIONS)
-    summary = {"methods": list(METHODS), "selection": selection, "code": code_of(evaluate_split),
-               "seeds": [int(s) for s in seeds], "command": run_command(selection),
-               "corpora": {c.name: corpus_summary(c, seeds=seeds, selection=selection)
-                           for c in corpora}}
-    previous = read_results(path, selection=selection)
-    if previous is not None and previous.get("code") == summary["code"]:
-        summary = merge_results(summary, previous)
-    if previous is not None and count_sets(summary) < count_sets(previous):
-        raise cli.UsageError(
-            f"{Path(path).name} holds {count_sets(previous)} evaluation sets under the "
-            f"selection {selection!r}; the summary of this machine's cache would hold "
-            f"{count_sets(summary)} (the file was computed by other code, so its sets cannot be "
-            f"merged): nothing was written. Run `{run_command(selection)}` for the missing sets "
-            "first, or `python -m sslviz.experiments hybrid recheck` if today's code computes "
-            "the file's numbers")
-    if previous is not None and previous.get("code") != summary["code"]:
-        digest = (previous.get("code") or {}).get("digest", "unknown-code")
-        keep = Path(path).with_name(f"{Path(path).stem}.{digest}.json")
-        with atomic_write(keep, "w") as file:
-            json.dump(previous, file, indent=1)
-            file.write("\n")
-        print(f"{Path(path).name} ({selection}) was computed by other code; kept as {keep.name}")
+
+    def refusal(held, would_hold):
+        return (f"{Path(path).name} holds {held} evaluation sets under the selection "
+                f"{selection!r}; the summary of this machine's cache would hold {would_hold} "
+                "(the file was computed by other code, so its sets cannot be merged): nothing "
+                f"was written. Run `{run_command(selection)}` for the missing sets first, or "
+                "`python -m sslviz.experiments hybrid recheck` if today's code computes the "
+                "file's numbers")
+
+    summary = results_file.settle(
+        _summary(corpora, selection, seeds), read_results(path, selection=selection), path,
+        merge=merge_results, count=count_sets, refusal=refusal,
+        what=f"{Path(path).name} ({selection})")
     _write_selection(path, summary)
     return summary
 
@@ -145,9 +149,7 @@ def _write_selection(path, summary):
     whole = read_file(path) or {"methods": list(METHODS), "selections": {}}
     entry = {key: value for key, value in summary.items() if key not in ("methods", "selection")}
     whole["selections"][summary.get("selection", DEFAULT_SELECTION)] = entry
-    with atomic_write(path, "w") as file:
-        json.dump(whole, file, indent=1)
-        file.write("\n")
+    results_file.write_json(path, whole)
 
 
 def count_sets(summary):
@@ -233,10 +235,9 @@ def read_file(path=RESULTS_FILE):
     when there is none. A file of the first layout (one selection's entry at the top, no
     ``"selections"``) is read as the entry of its ``"selection"``, else of
     :data:`DEFAULT_SELECTION`."""
-    path = Path(path)
-    if not path.exists():
+    data = results_file.read_json(path)
+    if data is None:
         return None
-    data = json.loads(path.read_text(encoding="utf-8"))
     if "selections" in data:
         return data
     entry = {key: value for key, value in data.items() if key not in ("methods", "selection")}
@@ -372,14 +373,8 @@ def current_summary(corpora, selection=DEFAULT_SELECTION, path=RESULTS_FILE,
     this machine's cache of today's code, merged with the file's entry when that entry is of
     today's code (an entry of other code is left out: its CPU times measured other code)."""
     check_choice("selection", selection, SELECTIONS)
-    summary = {"methods": list(METHODS), "selection": selection, "code": code_of(evaluate_split),
-               "seeds": [int(s) for s in seeds], "command": run_command(selection),
-               "corpora": {c.name: corpus_summary(c, seeds=seeds, selection=selection)
-                           for c in corpora}}
-    previous = read_results(path, selection=selection)
-    if previous is not None and previous.get("code") == summary["code"]:
-        summary = merge_results(summary, previous)
-    return summary
+    return results_file.merged(_summary(corpora, selection, seeds),
+                               read_results(path, selection=selection), merge_results)
 
 
 def selection_projection(summary, reference):
@@ -470,12 +465,28 @@ def load_corpora():
 README_BEGIN = "<!-- hybrid paper-scale table: written by `python -m sslviz.experiments hybrid " \
     "summary --readme README.md` -->"
 README_END = "<!-- end of the hybrid paper-scale table -->"
+SELECTION_NOTES = {
+    LABELED_SELECTION: "every setting chosen on the labeled rows, every numeric grid extended "
+                       "up to its bounds",
+    PAPER_SCALE_SELECTION: "σ = 1, α by the leave-one-out log-likelihood of the labels, the "
+                           "grids never extended"}
+"""One line per selection for the README's block (:data:`.hybrid.SELECTIONS` say more)."""
+
+
+def readme_command(selection=DEFAULT_SELECTION):
+    """The command that writes ``selection``'s table into the README."""
+    chosen = "" if selection == DEFAULT_SELECTION else f" --selection {selection!r}"
+    return f"python -m sslviz.experiments hybrid summary{chosen} --readme README.md"
 
 
 def results_markdown(summary):
-    """The table of :func:`results_text` as Markdown: ours, then the paper's, per cell."""
+    """The table of :func:`results_text` as Markdown: ours, then the paper's, per cell, under a
+    line naming the summary's selection and the command that writes it."""
     short = ("hybrid", "EM-λ", "MLR/MER", "NB", "MLR")
-    lines = ["| corpus | labeled | sets | " + " | ".join(short) + " |",
+    selection = summary.get("selection", DEFAULT_SELECTION)
+    lines = [f"Selection: `{selection}` ({SELECTION_NOTES[selection]}; written by "
+             f"`{readme_command(selection)}`).", "",
+             "| corpus | labeled | sets | " + " | ".join(short) + " |",
              "|---|---:|---:|" + "---:|" * len(short)]
     for name, entry in summary["corpora"].items():
         for size, cell in entry["sizes"].items():
@@ -519,7 +530,8 @@ def check_readme(path):
 
 
 def update_readme(path, summary):
-    """Replace the table between :data:`README_BEGIN` and :data:`README_END` in ``path``."""
+    """Replace the table between :data:`README_BEGIN` and :data:`README_END` in ``path`` by
+    ``summary``'s (its selection's, named in the block)."""
     text, start, end = check_readme(path)
     block = f"{README_BEGIN}\n{results_markdown(summary)}\n"
     with atomic_write(path, "w") as file:

@@ -38,6 +38,7 @@ import numpy as np
 from .. import cli
 from ..cache import data_digest
 from ..hybrid import HybridNB
+from ..threads import one_thread
 from ..tuning import choose_interior
 from ..validation import check_choice
 from .hybrid import (
@@ -49,7 +50,6 @@ from .hybrid import (
     hybrid_alpha,
     load_hybrid_corpus,
     nb_alpha,
-    one_blas_thread,
     sigma_scores,
 )
 from .runner import run_jobs
@@ -63,7 +63,7 @@ STUDY_SIZES = (32, 128)
 STUDY_SEEDS = tuple(range(10))
 
 
-@one_blas_thread
+@one_thread()
 def sigma_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled):
     """One evaluation set: α (:func:`.hybrid.hybrid_alpha`, as the tables), then
     :func:`.hybrid.sigma_scores` with the test accuracy of every σ; ``cpu_seconds`` the job's CPU
@@ -178,7 +178,7 @@ SENSITIVITY_SIGMAS = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 """σ of :func:`sigma_sensitivity`: the grid of the review that chose σ by cross-validation."""
 
 
-@one_blas_thread
+@one_thread()
 def sigma_sensitivity_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled,
                             sigmas=SENSITIVITY_SIGMAS, selection=LABELED_SELECTION):
     """The hybrid's test accuracy on one evaluation set at every σ of ``sigmas``, α as the

@@ -18,6 +18,7 @@ from ..cache import data_digest
 from ..em import SemiSupervisedNB
 from ..entropy_reg import EntropyRegularizedLR
 from ..hybrid import HybridNB, class_word_counts, leave_one_out_log_likelihoods
+from ..threads import one_thread
 from ..tuning import (
     ALPHA_GRID,
     Choice,
@@ -50,7 +51,6 @@ from .hybrid import (
     mlr_c,
     nb_alpha,
     normalization_text,
-    one_blas_thread,
     table_text,
 )
 from .hybrid_results import (
@@ -73,7 +73,7 @@ from .runner import run_jobs
 
 
 # -- MLR/MER on its own: every λ of the grid, one job per (seed, λ) ----------------------------
-@one_blas_thread
+@one_thread()
 def mer_point(X, y, n_labeled, seed, weight, *, test_rows=None, n_test=None, n_unlabeled,
               selection=LABELED_SELECTION):
     """MLR/MER at one λ on one evaluation set: exactly what :func:`evaluate_split` computes for
@@ -198,7 +198,7 @@ def choose_alpha_by_words(X, y, *, grid=ALPHA_GRID):
     return choice.acknowledge_edge(TABLE_EDGE) if choice.at_bound else choice
 
 
-@one_blas_thread
+@one_thread()
 def alpha_point(X, y, n_labeled, seed, *, test_rows=None, n_test=None, n_unlabeled,
                 selection=LABELED_SELECTION):
     """HybridNB, EM-λ and NB on one evaluation set with α chosen by each leave-one-out
@@ -373,16 +373,13 @@ def main(argv=None):
                         f"first held, {DEFAULT_SELECTION!r}); summary, recheck and projection "
                         "read that selection's sets")
     parser.add_argument("--readme", metavar="FILE",
-                        help="summary: also rewrite the paper-scale table in this README (only "
-                        f"for the selection {DEFAULT_SELECTION!r}, which the README shows)")
+                        help="summary: also rewrite the paper-scale table in this README with "
+                        "the sets of --selection (the block names the selection it shows)")
     args = parser.parse_args(argv)
     if any(size < 1 for size in args.sizes or []) or args.n_jobs == 0:
         parser.error("--sizes must be positive and --n-jobs nonzero")
     if args.readme and args.command not in ("summary", "table"):
         parser.error("--readme goes with summary or table (which ends in a summary)")
-    if args.readme and args.selection != DEFAULT_SELECTION:
-        parser.error(f"--readme shows the selection {DEFAULT_SELECTION!r}; leave it out with "
-                     f"--selection {args.selection!r}")
     _check_outputs(args)  # before any corpus loads
     start = time.perf_counter()
     if args.command == "summary":
