@@ -24,6 +24,11 @@ PROSE = "jp-RenderedMarkdown"
 SKIPPED = frozenset({"a", "code", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "summary",
                      "script", "style", "kbd", "samp", "em", "i", "cite"})
 """Tags whose text is never linked (italics: the lectures set titles of works in them)."""
+PICTURE_SOURCE = re.compile(r'(src="data:image/[a-z+]+;base64,)([A-Za-z0-9+/=\s]*)(")')
+"""A picture's base64 payload in a ``src``: set aside while the page is parsed (html.parser spent
+most of its time in them) and put back as it was; the formatter writes base64 unchanged."""
+MARK = "@sslviz-picture-"
+PICTURE_MARK = re.compile(rf"{MARK}(\d+)@")
 MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL)
 
 
@@ -68,6 +73,7 @@ def link_page(page_html):
     in the prose); returns (new html, keys linked in page order)."""
     from bs4 import BeautifulSoup, NavigableString
 
+    page_html, payloads = _set_pictures_aside(page_html)
     soup = BeautifulSoup(page_html, "html.parser")
     pending, linked = targets(), []
     for container in soup.find_all("div", class_=PROSE):
@@ -87,7 +93,24 @@ def link_page(page_html):
                 node = after
                 pending.remove(target)
                 linked.append(target[1])
-    return soup.decode(formatter=_in_order()), linked
+    page_html = soup.decode(formatter=_in_order())
+    if payloads:
+        page_html = PICTURE_MARK.sub(lambda m: payloads[int(m[1])], page_html)
+    return page_html, linked
+
+
+def _set_pictures_aside(page_html):
+    """``page_html`` with each picture's base64 payload replaced by a numbered mark, and the
+    payloads; none set aside when the page already holds the mark's text."""
+    if MARK in page_html:
+        return page_html, []
+    payloads = []
+
+    def set_aside(match):
+        payloads.append(match[2])
+        return f"{match[1]}{MARK}{len(payloads) - 1}@{match[3]}"
+
+    return PICTURE_SOURCE.sub(set_aside, page_html), payloads
 
 
 def _in_order():

@@ -115,3 +115,36 @@ def test_the_glossary_and_bibliography_pages(tmp_path):
     for page in (glossary, bibliography):  # the frame of every page: bar, scripts, licence
         assert site_pages.toolbar() in page and site_pages.head_assets() in page
         assert page.rstrip().endswith(site_pages.LICENCE_NOTE + "\n</main>\n</body>\n</html>")
+
+
+def test_link_page_gives_the_page_bs4_gives_with_the_pictures_parsed():
+    """Pictures' payloads are set aside while the page is parsed: the output is the one parsing
+    them gives, also with a payload's text quoted in prose and in code, or the mark's own text."""
+    picture = '<img src="data:image/png;base64,iVBORw0K\nGgo+/A==" alt="a &amp; b">'
+    quoted = "src=&quot;data:image/png;base64,abc&quot; and src=\"data:image/gif;base64,xyz\""
+    pages = [prose(f"<p>self-training {quoted}</p>") + picture + f"<pre>{quoted}</pre>" + picture,
+             prose("<p>@sslviz-picture-0@ co-training</p>") + picture]
+    for page in pages:
+        parsed = site_reference.link_page(page)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(site_reference, "_set_pictures_aside", lambda page: (page, []))
+            assert parsed == site_reference.link_page(page)
+        assert parsed[0].count('src="data:image/png;base64,iVBORw0K\nGgo+/A=="') == \
+            page.count("iVBORw0K")
+
+
+def test_a_code_cell_is_escaped_by_pygments_and_anything_else_is_sanitised():
+    from nbconvert.filters.highlight import Highlight2HTML
+
+    source = ("s = \"<script>alert('x')</script><img src=x onerror='alert(1)'>\" & 1\n"
+              "# <a href=\"javascript:alert(2)\">link</a>")
+    highlighted = Highlight2HTML(pygments_lexer="ipython3")(source)
+    assert site.clean_code(highlighted) == highlighted == site.clean_html(highlighted)
+    assert "<script" not in highlighted and "&lt;script&gt;" in highlighted
+    assert not re.search(r"<[a-z]+[^>]*\son[a-z]+=|<a\s", highlighted)
+    for foreign in ('<div class="highlight"><pre><script>alert(1)</script></pre></div>',
+                    '<div class="highlight"><pre><span class="n" onclick="alert(1)">x</span>'
+                    "</pre></div>", '<div class="highlight"><pre><img src=x onerror=alert(1)>'):
+        cleaned = site.clean_code(foreign)
+        assert cleaned == site.clean_html(foreign)
+        assert not re.search(r"<script|\son[a-z]+=", cleaned)

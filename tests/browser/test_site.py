@@ -344,6 +344,11 @@ def test_the_page_downloads_its_notebook_and_links_binder_and_colab(browser, fix
 HOSTILE_TEXT = "Kept words around every attack"
 
 
+CODE_ATTACK = ("shown = \"<script>window.PWNED = 'code cell'</script>\"\n"
+               "img = \"<img src=x onerror='window.PWNED = 1'>\"")
+"""A code cell's text: Pygments escapes it, and the site keeps that markup as it is."""
+
+
 def hostile_notebook(folder):
     """A lecture whose cells try to run script every way a notebook can (each would set
     ``window.PWNED``), beside text, a table, math and the project's own markup that must show."""
@@ -365,7 +370,7 @@ def hostile_notebook(folder):
             " <img src='missing.png' onerror='window.PWNED = \"onerror\"'> "
             "[click me](javascript:window.PWNED='link') <span class=\"paper\">Nigam et al. "
             "(2000)</span> and $x < y$.\n\n| a | b |\n|--:|---|\n| 1 | 2 |"),
-        attacks])
+        attacks, new_code_cell(CODE_ATTACK)])
     path = folder / "01_hostile.ipynb"
     nbformat.write(nb, path)
     return path
@@ -388,7 +393,8 @@ def test_a_hostile_notebook_runs_no_script_in_the_browser(browser, tmp_path):
         page.wait_for_timeout(300)
         assert page.evaluate(marker) is None
         text = page.locator("main").inner_text()
-        for shown in (HOSTILE_TEXT, "window.PWNED = 'markdown'", "bold output",
+        for shown in (HOSTILE_TEXT, "window.PWNED = 'markdown'", "window.PWNED = 'code cell'",
+                      "bold output",
                       "markdown output", "Nigam et al. (2000)"):
             assert shown in text
         assert page.locator("span.paper").count() == 1
@@ -418,6 +424,8 @@ def test_the_built_page_holds_no_script_from_the_notebook(tmp_path):
                      r'nigam2000">Nigam et al\. \(2000\)</a></span>', main)
     shown = html.unescape(main)  # the attacks are shown as text
     assert "<script>window.PWNED = 'markdown'</script>" in shown
+    assert "<script>window.PWNED = 'code cell'</script>" in shown  # code: shown as text
+    assert "<img src=x onerror='window.PWNED = 1'>" in shown
     assert "<iframe src='javascript:window.PWNED=\"iframe\"'></iframe>" in shown
     assert '<td style="text-align:right;">1</td>' in main  # markdown tables keep alignment
     assert "<b>bold output</b>" in main
