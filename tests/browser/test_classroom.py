@@ -231,8 +231,9 @@ def screenshot_notebook(page, path):
 def check_lecture(page, lab, name, folder):
     """Open lecture ``name`` in a workspace of its own, run all cells and check it as a student
     meets it: no cell failed, every widget rendered, no figure shown as text, and each explorer
-    is on screen, follows its main slider and exports what it shows. Screenshots go to
-    ``folder``; the page stays open on the executed lecture (the deck test presents it)."""
+    is on screen, follows its main slider and exports what it shows. A screenshot of each explorer
+    goes to ``folder``, and one of the whole notebook when a check fails (the tall page costs
+    seconds to draw); the page stays open on the executed lecture (the deck test presents it)."""
     # A workspace of its own, reset: JupyterLab would otherwise reopen the notebooks of earlier
     # tests beside this one (each with a kernel), and "Run All" could reach the wrong one.
     page.goto(lab.page(f"lab/workspaces/{Path(name).stem}/tree/{name}", "reset"))
@@ -243,13 +244,18 @@ def check_lecture(page, lab, name, folder):
     if state["errors"]:
         screenshot_notebook(page, folder / "notebook.png")
         pytest.fail(f"{name}: a cell failed:\n{state['errors'][0][-3000:]}")
-    assert_widgets_rendered(page)
     try:
+        assert_widgets_rendered(page)
         assert_no_figure_as_text(page)
-    except AssertionError:
+        check_explorers(page, lab, name, folder)
+    except (Exception, pytest.fail.Exception):  # pytest.fail raises no Exception
         screenshot_notebook(page, folder / "notebook.png")
         raise
 
+
+def check_explorers(page, lab, name, folder):
+    """Each explorer of the executed lecture is on screen, follows its main slider and exports
+    what it shows; a screenshot of each goes to ``folder``."""
     explorers = page.locator(".sslviz-explorer")
     assert explorers.count() >= 1, f"{name} shows no explorer"
     # JupyterLab draws the live widget, not the static picture beside it in the mime bundle.
@@ -264,7 +270,6 @@ def check_lecture(page, lab, name, folder):
         caption = move_main_slider(page, explorer)
         explorer.screenshot(path=folder / f"explorer-{index + 1}.png")
         export_and_check(explorer, caption, lab.figures)
-    screenshot_notebook(page, folder / "notebook.png")
 
 
 def classroom_names():
