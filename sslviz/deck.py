@@ -19,7 +19,6 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
 from tqdm.auto import tqdm
 
 from sslviz.export import FORMATS, PRESETS
@@ -62,11 +61,15 @@ def _export_cell(options: _Options):
         f"formats={options.formats!r})\n"
         f"print({_MARK!r} + _json.dumps([str(p) for p in _paths]))\n"
     )
-    return nbformat.v4.new_code_cell(source)
+    from nbformat.v4 import new_code_cell  # here: importing nbformat takes seconds
+
+    return new_code_cell(source)
 
 
 def _projector_cell():
-    return nbformat.v4.new_code_cell(
+    from nbformat.v4 import new_code_cell
+
+    return new_code_cell(
         "from sslviz.export import use_projector_style as _projector\n_projector(True)\n")
 
 

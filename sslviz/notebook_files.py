@@ -24,8 +24,6 @@ import os
 import time
 from pathlib import Path
 
-import nbformat
-
 from ._io import atomic_write
 
 __all__ = ["NotebookDataMissing", "NotebookFailed", "environment", "read_notebook", "run_cells",
@@ -45,11 +43,15 @@ class NotebookDataMissing(FileNotFoundError):
 
 def read_notebook(path):
     """The notebook at ``path`` (nbformat version 4)."""
+    import nbformat  # here: importing it takes seconds (jsonschema's format grammars)
+
     return nbformat.read(Path(path), as_version=4)
 
 
 def write_notebook(notebook, path):
     """Write ``notebook`` to ``path`` atomically (the old file stays whole on any failure)."""
+    import nbformat
+
     write_text(path, nbformat.writes(notebook) + "\n")
 
 

@@ -232,6 +232,20 @@ def test_python_dash_m_prints_one_line(tmp_path, module):
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
 
 
+def test_a_commands_error_path_imports_no_nbformat():
+    """Importing nbformat takes seconds (jsonschema builds its format grammars): the one-line
+    error path of every command and the modules the commands import at start leave it for the
+    notebook readers and writers that need it."""
+    code = ("import sys\nfrom sslviz import cli, deck, notebook_files, slides, site\n"
+            "cli.is_user_error(ValueError())\nprint(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('nbformat', 'jsonschema')))")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                            timeout=PATIENCE_S)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
 def _run_script():
     spec = importlib.util.spec_from_file_location("run_script_commands", REPO / "run.py")
     module = importlib.util.module_from_spec(spec)
