@@ -542,6 +542,7 @@ def test_a_setup_sees_only_the_values_it_declares():
     explorer = Explorer("t", Figure(), controls, lambda values, drawn: None,
                         setup={"run": PerSetting(("iteration",), lambda values: values["seed"])})
     assert isinstance(explorer.last_error, KeyError)  # a key left out is an error, not stale
+    explorer.close()  # an explorer in error would refuse export_explorers in later tests
     with pytest.raises(ValueError, match=r"setup 'run' names \['sed'\], which are not "
                                          r"controls of the explorer"):
         Explorer("t", Figure(), controls, lambda values, drawn: None,
