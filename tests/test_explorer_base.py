@@ -599,3 +599,16 @@ def test_the_picture_does_not_depend_on_the_order_of_visits():
     assert np.array_equal(travelled.figure.axes[0].lines[0].get_ydata(),
                           fresh.figure.axes[0].lines[0].get_ydata())
     assert travelled.image.value == fresh.image.value
+
+
+def test_limits_that_cannot_hold_a_value_are_refused_with_what_to_return():
+    from sslviz.widgets.base import set_limits
+
+    slider = widgets.IntSlider(2, max=5, description="iteration")
+    with pytest.raises(ValueError, match=r"'iteration' gave the lowest value 4 above the highest "
+                                         r"3: return \(lowest, highest\)"):
+        set_limits(slider, (4, 3), 2)
+    assert (slider.min, slider.max) == (0, 5)  # left as it was
+    with pytest.raises(ValueError, match="'size' gave no options: return at least one"):
+        set_limits(widgets.Dropdown(options=["1"], description="size"), [], "1")
+    assert set_limits(slider, (3, 4), 2) == 3 and (slider.min, slider.max) == (3, 4)

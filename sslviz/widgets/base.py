@@ -555,7 +555,8 @@ def set_limits(control, limits, value):
     if hasattr(control, "options"):
         options = list(limits)
         if not options:
-            raise ValueError(f"no options for the control {control.description!r}")
+            raise ValueError(f"the ranges of the control {control.description!r} gave no "
+                             "options: return at least one")
         if list(control.options) != options:
             keep = control.value
             control.options = options
@@ -565,7 +566,8 @@ def set_limits(control, limits, value):
         return value if value in valid else valid[0]
     low, high = limits
     if low > high:
-        raise ValueError(f"the limits of {control.description!r} are reversed: {low} > {high}")
+        raise ValueError(f"the ranges of the control {control.description!r} gave the lowest "
+                         f"value {low} above the highest {high}: return (lowest, highest)")
     for widget in (control, _PLAYS.get(control)):
         if widget is None:
             continue
