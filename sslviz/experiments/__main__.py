@@ -1,10 +1,11 @@
 """``python -m sslviz.experiments COMMAND [options]``: paper-scale runs. This module only
 dispatches; each lecture's experiments parse their own options in a ``main(argv)``:
 
-``fisher table|figure`` (also ``fisher-table``, ``fisher-figure``; lecture 06,
+``fisher table|figure|summary|recheck`` (also ``fisher-table``, ``fisher-figure``; lecture 06,
 :func:`sslviz.experiments.fisher_command.main`); ``kernel-expansion [splice] [leukemia]
 [width-study]`` (lecture 08, :func:`sslviz.experiments.kernel_expansion.main`); ``hybrid
-table|perplexity`` (lecture 09, :func:`sslviz.experiments.hybrid_studies.main`); ``sigma-study``
+table|perplexity|summary|recheck|projection`` (lecture 09,
+:func:`sslviz.experiments.hybrid_studies.main`); ``sigma-study``
 (which criterion chooses the hybrid's σ, :func:`sslviz.experiments.hybrid_sigma.main`);
 ``alpha-study`` (which criterion chooses NB's α, lecture 12,
 :func:`sslviz.experiments.model_selection.main`); ``graph-criteria`` (which criterion chooses
