@@ -11,7 +11,7 @@ import pytest
 from matplotlib.figure import Figure
 from PIL import Image
 
-from sslviz.widgets import Explorer, export_explorers
+from sslviz.widgets import Explorer, export_explorers, live_explorers
 from sslviz.widgets.static import MAX_PICTURE_BYTES, alt_text, one_line, small_png
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -94,6 +94,8 @@ def test_alt_text_is_one_line_and_short():
 
 def test_exported_files_carry_the_alt_text(tmp_path, monkeypatch):
     monkeypatch.setenv("SSLVIZ_FIGURES", str(tmp_path / "button"))
+    for other in live_explorers():  # earlier tests' explorers: exporting them all takes long
+        other.close()
     ex = explorer()
     ex.controls["seed"].value = 4
     ex.export.controls["button"].click()
@@ -103,7 +105,8 @@ def test_exported_files_carry_the_alt_text(tmp_path, monkeypatch):
     assert Image.open(png).text["Description"] == expected
     ex.controls["seed"].value = 5
     paths = export_explorers(tmp_path / "all", reset=False, formats=("png",))
-    # every live explorer of the process is exported: pick this one's file by its name
+    # every live explorer of the process (here: this one) is exported, named by its values
     mine = [p for p in paths if p.name.startswith("01_what_is_ssl-curve__")
             and p.name.endswith("seed-5.png")]
+    assert len(paths) == 1 and mine == paths
     assert Image.open(mine[0]).text["Description"] == expected.replace("seed=4", "seed=5")

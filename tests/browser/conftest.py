@@ -29,6 +29,11 @@ def notebook_names():
     return sorted(path.name for path in NOTEBOOKS.glob("*.ipynb"))
 
 
+def deck_name():
+    """The notebook presented as slides: the first, or the one named by ``SSLVIZ_SLIDESHOW``."""
+    return os.environ.get("SSLVIZ_SLIDESHOW") or notebook_names()[0]
+
+
 @pytest.fixture(scope="session")
 def chromium():
     path = find_chromium()

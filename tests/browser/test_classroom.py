@@ -6,8 +6,8 @@ its text form (``<Figure size 700x420 with 1 Axes>``: a figure nothing displays)
 explorer: its controls and figure are on screen; moving its main slider one step with the
 keyboard changes the figure and the caption shows the new value; its export button writes PNG,
 SVG and PDF files named after the parameters in the caption, the PNG the picture on screen. One
-notebook is also presented as slides, where every explorer must be live too
-(``test_deck_slideshow.py``).
+notebook (the deck's) gets these checks in ``test_deck_slideshow.py``, which then presents it as
+slides, where every explorer must be live too.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from PIL import Image
 
 from sslviz.export import figure_basename
 
-from .conftest import notebook_names
+from .conftest import deck_name, notebook_names
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -228,16 +228,17 @@ def screenshot_notebook(page, path):
     page.set_viewport_size({"width": 1400, "height": 1000})
 
 
-@pytest.mark.parametrize("name", notebook_names())
-def test_notebook_in_jupyterlab(name, page, lab, artifacts, record_property):
-    start = time.perf_counter()
+def check_lecture(page, lab, name, folder):
+    """Open lecture ``name`` in a workspace of its own, run all cells and check it as a student
+    meets it: no cell failed, every widget rendered, no figure shown as text, and each explorer
+    is on screen, follows its main slider and exports what it shows. Screenshots go to
+    ``folder``; the page stays open on the executed lecture (the deck test presents it)."""
     # A workspace of its own, reset: JupyterLab would otherwise reopen the notebooks of earlier
     # tests beside this one (each with a kernel), and "Run All" could reach the wrong one.
     page.goto(lab.page(f"lab/workspaces/{Path(name).stem}/tree/{name}", "reset"))
     # The toolbar says idle before the kernel is ready; the status bar text only once it is.
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=PATIENCE_S * 1000)
     state = run_all_cells(page)
-    folder = artifacts / Path(name).stem
     folder.mkdir(exist_ok=True)
     if state["errors"]:
         screenshot_notebook(page, folder / "notebook.png")
@@ -264,6 +265,18 @@ def test_notebook_in_jupyterlab(name, page, lab, artifacts, record_property):
         explorer.screenshot(path=folder / f"explorer-{index + 1}.png")
         export_and_check(explorer, caption, lab.figures)
     screenshot_notebook(page, folder / "notebook.png")
+
+
+def classroom_names():
+    """The lectures this module runs: all but the deck's, which ``test_deck_slideshow.py`` checks
+    with :func:`check_lecture` and then presents as slides (one Run All of it, not two)."""
+    return [name for name in notebook_names() if name != deck_name()]
+
+
+@pytest.mark.parametrize("name", classroom_names())
+def test_notebook_in_jupyterlab(name, page, lab, artifacts, record_property):
+    start = time.perf_counter()
+    check_lecture(page, lab, name, artifacts / Path(name).stem)
     record_property(f"browser: {name}", time.perf_counter() - start)
 
 
@@ -272,3 +285,7 @@ def test_a_figure_shown_as_text_is_recognised_and_prose_about_figures_is_not():
              "\n<Figure size 1300x540 with 2 Axes>\n", "the Figure size is 7 x 4.2 inches"]
     assert figures_shown_as_text(texts) == ["<Figure size 700x420 with 1 Axes>",
                                             "<Figure size 1300x540 with 2 Axes>"]
+
+
+def test_every_lecture_is_run_in_jupyterlab_once():
+    assert sorted([*classroom_names(), deck_name()]) == notebook_names()

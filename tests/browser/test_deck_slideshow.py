@@ -1,13 +1,15 @@
 """One lecture presented with jupyterlab-slideshow: every explorer on the deck is live.
 
 The deck is the first notebook, or the one named by ``SSLVIZ_SLIDESHOW``. The presenter runs all
-cells in JupyterLab, selects the first cell and starts the deck with the notebook toolbar's deck
-button; the deck then shows the slides that the notebook's ``slideshow.slide_type`` metadata
-defines (``sslviz.slides``). The test walks the whole deck with the on-screen remote (down into a
-subslide first, else forward to the next slide), as a presenter clicking through the lecture. Each
-explorer must come on screen on some slide, render its figure, and follow its main slider when
-dragged with the mouse (in the deck the arrow keys turn slides), without the deck moving on. At
-the end, the remote's deck icon leaves the deck.
+cells in JupyterLab, and the lecture gets every check of ``test_classroom.py`` first (this test is
+that notebook's classroom test: it runs the lecture once for both). The presenter then selects
+the first cell and starts the deck with the notebook toolbar's deck button; the deck then shows
+the slides that the notebook's ``slideshow.slide_type`` metadata defines (``sslviz.slides``).
+The test walks the whole deck with the on-screen remote (down into a subslide first, else
+forward to the next slide), as a presenter clicking through the lecture. Each explorer must come
+on screen on some slide, render its figure, and follow its main slider when dragged with the
+mouse (in the deck the arrow keys turn slides), without the deck moving on. At the end, the
+remote's deck icon leaves the deck.
 
 The deck runs in the widget front end this environment installs (the newest, since the ``[lab]``
 extra pins no upper bound); the versions are recorded with the test's timings.
@@ -15,7 +17,6 @@ extra pins no upper bound); the versions are recorded with the test's timings.
 
 from __future__ import annotations
 
-import os
 import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -23,8 +24,8 @@ from pathlib import Path
 import pytest
 from helpers import PATIENCE_S
 
-from .conftest import notebook_names
-from .test_classroom import assert_widgets_rendered, move_main_slider, run_all_cells
+from .conftest import deck_name
+from .test_classroom import check_lecture, move_main_slider
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -32,10 +33,6 @@ MAX_SLIDES = 80  # far more slides and subslides than any lecture has
 REMOTE = ".jp-Deck-Remote .jp-deck-mod-direction-{}:not(.jp-mod-disabled)"
 ACTIVE_CELL_JS = """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-Cell')]
     .findIndex(cell => cell.classList.contains('jp-mod-active'))"""
-
-
-def deck_name():
-    return os.environ.get("SSLVIZ_SLIDESHOW") or notebook_names()[0]
 
 
 def installed_versions():
@@ -86,15 +83,12 @@ def test_every_explorer_is_live_in_the_deck(page, lab, artifacts, record_propert
     start = time.perf_counter()
     versions = installed_versions()
     name = deck_name()
-    page.goto(lab.page(f"lab/workspaces/deck-{Path(name).stem}/tree/{name}", "reset"))
-    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=PATIENCE_S * 1000)
-    state = run_all_cells(page)
-    assert not state["errors"], f"{name}: a cell failed:\n{state['errors'][0][-3000:]}"
-    assert_widgets_rendered(page)
+    check_lecture(page, lab, name, artifacts / Path(name).stem)  # the classroom's checks
+    record_property(f"browser: {name}", time.perf_counter() - start)
     explorers = page.locator(".sslviz-explorer")
     total = explorers.count()
-    assert total >= 1, f"{name} shows no explorer"
 
+    deck_start = time.perf_counter()
     start_deck(page)
     folder = artifacts / f"deck-{Path(name).stem}"
     folder.mkdir(exist_ok=True)
@@ -116,4 +110,4 @@ def test_every_explorer_is_live_in_the_deck(page, lab, artifacts, record_propert
     assert not missing, (f"explorers {missing} of {total} never came on screen in the deck "
                          f"({slides} slides; see {folder})")
     shown = ", ".join(f"{package} {number}" for package, number in versions.items())
-    record_property(f"browser: deck of {name} ({shown})", time.perf_counter() - start)
+    record_property(f"browser: deck of {name} ({shown})", time.perf_counter() - deck_start)
