@@ -20,8 +20,10 @@ restored a limit, a limit set from another thread is not applied (the count stay
 default, and a restore from another thread leaves one thread), while a limit the main thread
 holds applies to every thread. So the limit is reliable
 where jobs run (the kernel's main thread, joblib's worker processes; Dask's nanny starts its
-workers with one OpenBLAS/OpenMP thread), and lectures whose cells fit models directly hold it
-from their first cell (``with one_thread():`` around such a cell, or for the whole kernel).
+workers with one OpenBLAS/OpenMP thread) and around an explorer's update run by the kernel's
+main thread (:class:`sslviz.widgets.base.Explorer` holds it around every update, in whichever
+thread). A lecture whose cells fit models
+directly wraps those fits in ``with one_thread():``; none limits its whole kernel.
 """
 
 from __future__ import annotations

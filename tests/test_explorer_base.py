@@ -456,11 +456,12 @@ def test_allotted_width_reads_pixels_ems_and_initial_and_refuses_the_rest():
 RUN_LENGTHS = {0: 6, 1: 4, 2: 2}  # iterations recorded by the run of each seed
 
 
-def stepper_pattern_explorer(key_of=lambda values: values["seed"], seed=0):
-    """A run per seed (of ``RUN_LENGTHS`` iterations), its curve drawn once per key, the slider's
-    end set by the update, the replay moving a marker only; ``calls`` counts updates and curves.
-    ``key_of`` names the setting the kept artists were drawn for (the documented key: the seed)."""
-    from sslviz.widgets.base import iteration_control, set_last_iteration
+def stepper_pattern_explorer(seed=0, fail_setup_for=()):
+    """A run per seed (of ``RUN_LENGTHS`` iterations) as ``widgets/base.py`` documents it: the
+    slider's end given by ``ranges``, the curve drawn by a setup on the seed, the replay moving a
+    marker only. ``calls`` records every update's values and every setup's; a setup fails, after
+    clearing the axes, for the seeds in ``fail_setup_for``."""
+    from sslviz.widgets.base import PerSetting, iteration_control
 
     runs = {seed: np.linspace(0, 1, n) ** (seed + 1) for seed, n in RUN_LENGTHS.items()}
     iteration, play = iteration_control(RUN_LENGTHS[seed] - 1)
@@ -468,59 +469,149 @@ def stepper_pattern_explorer(key_of=lambda values: values["seed"], seed=0):
     with style_context():
         figure = Figure(figsize=(4, 3))
         ax = figure.add_subplot()
-    drawn, calls = {"key": None}, {"update": 0, "curves": 0}
+    calls = {"update": [], "setup": []}
 
-    def update(values):
-        calls["update"] += 1
-        run = runs[values["seed"]]
-        last = len(run) - 1
-        set_last_iteration(iteration, play, last)
-        if drawn["key"] != key_of(values):
-            ax.clear()
-            calls["curves"] += 1
-            (curve,) = ax.plot(run)
-            drawn.update(curve=curve, marker=ax.axvline(0), key=key_of(values))
-        current = min(values["iteration"], last)
-        drawn["marker"].set_xdata([current, current])
-        ax.set_title(f"iteration {current} of {last}")
+    def curve(values):
+        calls["setup"].append(dict(values))
+        ax.clear()  # changes the figure before it may fail: the worst case
+        if values["seed"] in fail_setup_for:
+            raise ValueError(f"no run for seed {values['seed']}")
+        (line,) = ax.plot(runs[values["seed"]])
+        return {"line": line, "marker": ax.axvline(0)}
 
-    return Explorer("test-stepper", figure, controls, update, extra_controls=[play]), calls
+    def update(values, drawn):
+        calls["update"].append(dict(values))
+        last = len(runs[values["seed"]]) - 1
+        assert 0 <= values["iteration"] <= last, values  # never an out-of-range value
+        drawn["curve"]["marker"].set_xdata([values["iteration"]] * 2)
+        ax.set_title(f"iteration {values['iteration']} of {last}")
+
+    explorer = Explorer("test-stepper", figure, controls, update, extra_controls=[play],
+                        ranges={"iteration": lambda values: (0, len(runs[values["seed"]]) - 1)},
+                        setup={"curve": PerSetting(("seed",), curve)})
+    return explorer, calls
 
 
-def test_the_update_sets_a_dependent_limit_without_a_second_redraw():
+def test_limits_are_set_before_the_update_which_never_sees_a_value_outside_them():
     explorer, calls = stepper_pattern_explorer()
     explorer.controls["iteration"].value = 5
-    before = calls["update"]
+    before = len(calls["update"])
     explorer.controls["seed"].value = 2  # a run of two iterations: the slider ends at 1
-    assert calls["update"] == before + 1  # the end and the value it moved: no redraw of their own
-    assert (explorer.controls["iteration"].max, explorer.controls["iteration"].value) == (1, 1)
-    assert explorer.caption.value == "iteration=1, seed=2"  # read after the update
+    assert len(calls["update"]) == before + 1  # no redraw for the end and the value it moved
+    assert calls["update"][-1] == {"iteration": 1, "seed": 2}  # clamped before the update
+    assert explorer.last_error is None  # the update's own check held
+    slider = explorer.controls["iteration"]
+    play = next(c for c in explorer.children[0].children if isinstance(c, widgets.Play))
+    assert (slider.max, slider.value, play.max) == (1, 1, 1)  # the Play button follows
+    assert explorer.caption.value == "iteration=1, seed=2"
     assert explorer.figure.axes[0].get_title() == "iteration 1 of 1"
     explorer.controls["seed"].value = 0
-    assert explorer.controls["iteration"].max == 5
+    assert (slider.max, play.max, slider.value) == (5, 5, 1)
 
 
-def test_the_replay_moves_the_kept_artists_and_draws_no_new_ones():
+def test_options_that_depend_on_another_control_are_set_before_the_update():
+    controls = {"corpus": widgets.Dropdown(options=["A", "B", "C"]),
+                "size": widgets.Dropdown(options=["1", "2"], value="2")}
+    options = {"A": ["1", "2"], "B": ["2", "3"], "C": ["4"]}
+    seen = []
+    explorer = Explorer("t", Figure(), controls, lambda values: seen.append(dict(values)),
+                        ranges={"size": lambda values: options[values["corpus"]]})
+    explorer.controls["corpus"].value = "B"  # "2" is an option of B: kept
+    assert seen[-1] == {"corpus": "B", "size": "2"}
+    assert list(controls["size"].options) == ["2", "3"]
+    explorer.controls["corpus"].value = "C"  # "2" is not: the first option
+    assert seen[-1] == {"corpus": "C", "size": "4"} and controls["size"].value == "4"
+    assert len(seen) == 3  # one update per change of the corpus
+
+
+def test_a_setup_is_drawn_once_per_setting_and_again_when_its_value_changes():
     explorer, calls = stepper_pattern_explorer()
-    drawn = calls["curves"]
     for step in (1, 2, 3):
         explorer.controls["iteration"].value = step
         assert list(explorer.figure.axes[0].lines[1].get_xdata()) == [step, step]
-    assert calls["curves"] == drawn
+    assert calls["setup"] == [{"seed": 0}]  # the replay moved the kept artists only
+    explorer.controls["seed"].value = 1
+    explorer.controls["iteration"].value = 0
+    explorer.controls["seed"].value = 0
+    assert calls["setup"] == [{"seed": 0}, {"seed": 1}, {"seed": 0}]
+    curve = explorer.figure.axes[0].lines[0].get_ydata()
+    assert np.array_equal(curve, np.linspace(0, 1, RUN_LENGTHS[0]))
 
 
-@pytest.mark.parametrize("documented_key", [True, False])
-def test_the_picture_does_not_depend_on_the_order_of_visits_when_the_key_is_whole(
-        documented_key):
-    key_of = (lambda values: values["seed"]) if documented_key else (lambda values: "one run")
-    fresh, _ = stepper_pattern_explorer(key_of, seed=1)  # opened at the values compared
+def test_a_setup_sees_only_the_values_it_declares():
+    from sslviz.widgets.base import PerSetting
+
+    controls = {"iteration": widgets.IntSlider(0, max=3), "seed": widgets.IntText(0)}
+    explorer = Explorer("t", Figure(), controls, lambda values, drawn: None,
+                        setup={"run": PerSetting(("iteration",), lambda values: values["seed"])})
+    assert isinstance(explorer.last_error, KeyError)  # a key left out is an error, not stale
+    explorer.close()  # an explorer in error would refuse export_explorers in later tests
+    with pytest.raises(ValueError, match=r"setup 'run' names \['sed'\], which are not "
+                                         r"controls of the explorer"):
+        Explorer("t", Figure(), controls, lambda values, drawn: None,
+                 setup={"run": PerSetting(("sed",), lambda values: None)})
+    with pytest.raises(ValueError, match=r"ranges names \['iter'\]"):
+        Explorer("t", Figure(), controls, lambda values: None, ranges={"iter": lambda v: (0, 1)})
+
+
+def test_a_failing_setup_leaves_the_figure_as_it_was():
+    explorer, calls = stepper_pattern_explorer(fail_setup_for={2})
+    explorer.controls["iteration"].value = 3
+    image, curve = bytes(explorer.image.value), explorer.figure.axes[0].lines[0].get_ydata()
+    explorer.controls["seed"].value = 2  # its setup clears the axes, then fails
+    assert isinstance(explorer.last_error, ValueError)
+    assert bytes(explorer.image.value) == image
+    assert explorer.caption.value == "iteration=3, seed=0"
+    lines = explorer.figure.axes[0].lines  # the restore drew seed 0's artists again
+    assert np.array_equal(lines[0].get_ydata(), curve)
+    assert list(lines[1].get_xdata()) == [3, 3]
+    assert calls["setup"][-2:] == [{"seed": 2}, {"seed": 0}]
+    explorer.controls["seed"].value = 0  # back: the figure on screen is exported as it is
+    assert explorer.figure_on_screen() is explorer.figure
+
+
+def test_frames_drawn_ahead_use_the_setup_of_their_own_values():
+    from sslviz.widgets.ahead import frame_key
+
+    async def scenario():
+        explorer, calls = stepper_pattern_explorer()
+        explorer.controls["seed"].value = 1  # a run of four iterations
+        explorer.controls["iteration"].value = 1  # frames 0, 2, 3 drawn ahead for seed 1
+        wanted = [{"iteration": i, "seed": 1} for i in (0, 2, 3)]
+        assert await until(lambda: all(frame_key(v) in explorer._frames for v in wanted))
+        return explorer, calls
+
+    explorer, calls = in_fresh_thread(lambda: asyncio.run(scenario()))
+    assert calls["setup"] == [{"seed": 0}, {"seed": 1}]  # no setup for frames of the same run
+    assert all(c["seed"] == 1 and c["iteration"] <= 3 for c in calls["update"][2:])
+    fresh, _ = stepper_pattern_explorer(seed=1)  # opened at the values compared
+    for step in (3, 0):
+        explorer.controls["iteration"].value = step  # served from the frame drawn ahead
+        fresh.controls["iteration"].value = step
+        assert bytes(explorer.image.value) == bytes(fresh.image.value)
+
+
+def test_the_picture_does_not_depend_on_the_order_of_visits():
+    fresh, _ = stepper_pattern_explorer(seed=1)  # opened at the values compared
     fresh.controls["iteration"].value = 2
-    travelled, _ = stepper_pattern_explorer(key_of)  # opened at seed 0, then moved around
+    travelled, _ = stepper_pattern_explorer()  # opened at seed 0, then moved around
     for seed, step in ((2, 1), (0, 5), (1, 2)):
         travelled.controls["seed"].value = seed
         travelled.controls["iteration"].value = step
     assert travelled.values() == fresh.values()
-    same = np.array_equal(travelled.figure.axes[0].lines[0].get_ydata(),
+    assert np.array_equal(travelled.figure.axes[0].lines[0].get_ydata(),
                           fresh.figure.axes[0].lines[0].get_ydata())
-    assert same == documented_key  # a key without the seed keeps seed 0's curve for seed 1
-    assert (travelled.image.value == fresh.image.value) == documented_key
+    assert travelled.image.value == fresh.image.value
+
+
+def test_limits_that_cannot_hold_a_value_are_refused_with_what_to_return():
+    from sslviz.widgets.base import set_limits
+
+    slider = widgets.IntSlider(2, max=5, description="iteration")
+    with pytest.raises(ValueError, match=r"'iteration' gave the lowest value 4 above the highest "
+                                         r"3: return \(lowest, highest\)"):
+        set_limits(slider, (4, 3), 2)
+    assert (slider.min, slider.max) == (0, 5)  # left as it was
+    with pytest.raises(ValueError, match="'size' gave no options: return at least one"):
+        set_limits(widgets.Dropdown(options=["1"], description="size"), [], "1")
+    assert set_limits(slider, (3, 4), 2) == 3 and (slider.min, slider.max) == (3, 4)

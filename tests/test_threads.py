@@ -64,3 +64,34 @@ def test_work_ahead_holds_the_limit():
     background.start([lambda: seen.append(holders())])
     assert background.wait(10)
     assert seen == [1, 1] and holders() == 0
+
+
+def test_an_explorers_own_fits_hold_the_limit_and_its_render_does_not():
+    import ipywidgets as widgets
+    from matplotlib.figure import Figure
+
+    from sslviz.widgets.base import Explorer, PerSetting
+
+    seen = []
+    controls = {"iteration": widgets.IntSlider(0, max=3), "seed": widgets.IntText(0)}
+    explorer = Explorer(
+        "t", Figure(), controls, lambda values, drawn: seen.append(("update", holders())),
+        ranges={"iteration": lambda values: seen.append(("ranges", holders())) or (0, 3)},
+        setup={"run": PerSetting(("seed",), lambda values: seen.append(("setup", holders())))})
+    explorer.controls["seed"].value = 1
+    assert seen == [("ranges", 1), ("setup", 1), ("update", 1)] * 2
+    assert holders() == 0  # released: the render and the cells after it use the default
+
+
+def test_no_lecture_limits_the_threads_of_its_whole_kernel():
+    """The explorers and the runner hold :func:`one_thread` around their fits; a lecture wraps a
+    cell's own fits in it, never calls threadpoolctl for the rest of the kernel."""
+    import json
+    from pathlib import Path
+
+    notebooks = sorted((Path(__file__).parents[1] / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert len(notebooks) >= 12
+    calling = [path.name for path in notebooks
+               if any("threadpool_limits" in "".join(cell["source"])
+                      for cell in json.loads(path.read_text(encoding="utf-8"))["cells"])]
+    assert calling == []

@@ -11,7 +11,7 @@ except ImportError:  # the core package: algorithms, data, plots, experiments
     raise ImportError("sslviz.widgets (the explorers) needs the classroom extras: "
                       "pip install 'sslviz[lab]' (or run `python3 run.py lab`)") from None
 
-from .base import Explorer, export_explorers, live_explorers
+from .base import Explorer, PerSetting, export_explorers, live_explorers
 from .export_control import export_control
 
-__all__ = ["Explorer", "export_control", "export_explorers", "live_explorers"]
+__all__ = ["Explorer", "PerSetting", "export_control", "export_explorers", "live_explorers"]

@@ -113,13 +113,14 @@ def steppable(control):
     return isinstance(control.value, int | float) and not isinstance(control.value, bool)
 
 
-def _options(control):
+def option_values(control):
+    """The values a control with options can take (the second item of a (label, value) pair)."""
     return [o[1] if isinstance(o, tuple) else o for o in control.options]
 
 
 def _position(control, value):
     if hasattr(control, "options"):
-        options = _options(control)
+        options = option_values(control)
         return options.index(value) if value in options else -1
     return value
 
@@ -127,7 +128,7 @@ def _position(control, value):
 def _stepped(control, value, step):
     """``value`` moved ``step`` steps along ``control``, or ``None`` outside its range."""
     if hasattr(control, "options"):
-        options = _options(control)
+        options = option_values(control)
         index = options.index(value) + step if value in options else -1
         return options[index] if 0 <= index < len(options) else None
     moved = value + step * (getattr(control, "step", 1) or 1)

@@ -28,53 +28,51 @@ The explorer calls ``update`` not only for the values on screen but for frames d
 the replay controls (values the controls do not hold), to put the figure back after a failed
 update, and before an export. Hence one rule: **after** ``update(values)`` **the figure shows**
 ``values`` **whatever it showed before**; the picture depends on ``values``, never on which calls
-came first. ``update`` never schedules work (that is ``prepare``'s job) and never reads a control
-other than one it has just adjusted itself. Within that rule the lectures' explorers use three
-patterns; copy the one you need.
+came first. ``update`` never schedules work (that is ``prepare``'s job), never adjusts a control
+and never reads one. Two hooks of :class:`Explorer` carry what a stepper needs beyond that:
 
-1. **Redraw from the values** (the simplest: ``widgets/what_is_ssl.py``, ``widgets/fisher.py``,
-   ``widgets/model_selection.py``): artists are made once, when the figure is built, or the
-   axes are cleared and drawn again; ``update`` only looks up cached results and sets them.
+* ``ranges`` -- **limits that depend on other controls** (the iteration slider of a run that
+  stopped early; a word's seed sets in 03; a corpus's label sizes in 05's vocabulary and 09's
+  tables): a function per control, of the values, that returns the control's options or its
+  ``(lowest, highest)`` value. The explorer applies them in order before every update (each
+  sees the values the earlier ones made valid, so a word's seed sets come before the iteration
+  limit of the run they choose), clamps the values, and hands ``update`` only valid values; the
+  change events this causes in the controls are not redrawn again, and the caption and export
+  read the controls after it. A Play button of :func:`iteration_control` follows its slider.
+* ``setup`` -- **artists drawn once per setting** (a run's curves, a map's points: what the
+  refit controls change, while a replay control only moves them): :class:`PerSetting` ``(on,
+  draw)`` names the controls the artists are drawn from, and ``draw`` sees only those values,
+  so the key of what is kept cannot leave one out. The explorer draws them again when one of
+  those values changes, for the frame on screen as for frames drawn ahead, and passes the
+  results to ``update(values, drawn)``.
 
-2. **Artists drawn once per setting** (``widgets/em.py`` top words, ``widgets/yarowsky.py``,
-   ``widgets/kernel_expansion.py``, ``widgets/graphs.py``, ...): what only the refit controls
-   change (a run's curves, a map's points) is drawn when that setting changes and kept; moving a
-   replay control only moves the kept artists. Keep them in a dict together with a key made of
-   *every* value they were drawn from; a key that leaves one out (the seed, the corpus) shows the
-   previous run's artists for the next run.
-
-3. **Dependent control limits** (the iteration slider of a run that stopped early: the stepper
-   explorers of 02, 03, 04, 07, 08 and 09; the seed sets of a word in 03; the label sizes of a
-   corpus in 05's vocabulary and 09's tables): ``update`` adjusts the control itself --
-   :func:`set_last_iteration` for a slider's end, new ``options`` only when they differ. The
-   change events this causes are not redrawn again (the explorer ignores changes made from
-   inside ``update``), and the caption and export read the controls after it. ``values`` was
-   read before the adjustment, so clamp the replayed value (``min(values["iteration"], last)``)
-   and take a re-optioned control's value from the control (``controls["seeds"].value``).
-
-Compute everything that may fail before the first artist changes, and set a kept key only once
-its artists are drawn: a failed update then leaves the figure as it was, and the restore (``update``
-again, with the values on screen) has nothing half-done to undo. The pattern a new stepper
-explorer copies (2 and 3 together; ``runs`` is a cached fit per seed, ``plot_curves`` and
-``update_marker`` stand for the lecture's plot functions)::
+Explorers without either (``widgets/what_is_ssl.py``, ``widgets/fisher.py``,
+``widgets/model_selection.py``) make their artists when the figure is built, or clear the axes
+and draw again; ``update`` only looks up cached results and sets them. Compute everything that
+may fail before the first artist changes: a failed update then leaves the figure as it was, and
+the restore (``update`` again, with the values on screen) has nothing half-done to undo; a setup
+that fails is drawn again by that restore. The pattern a new stepper explorer copies (``runs``
+is a cached fit per seed, ``plot_curves`` and ``update_marker`` stand for the lecture's plot
+functions)::
 
     iteration, play = iteration_control(len(runs(seed).model.trace_) - 1)
     controls = {"iteration": iteration, "seed": seed_control(seed)}
-    drawn = {"key": None}  # the artists of the run on screen, and the values they show
 
-    def update(values):
-        run = runs(values["seed"])  # cached; may fail: nothing is drawn yet
-        last = len(run.model.trace_) - 1
-        set_last_iteration(iteration, play, last)  # a dependent limit
-        if drawn["key"] != values["seed"]:  # drawn once per setting
-            drawn.update(curves=plot_curves(curve_ax, run), key=values["seed"])
-        current = min(values["iteration"], last)  # values predate the new limit
-        update_marker(drawn["curves"], current)  # the replay: move artists only
+    def iterations(values):  # the slider ends at the run's last iteration
+        return 0, len(runs(values["seed"]).model.trace_) - 1
 
-    explorer = Explorer(name, figure, controls, update, extra_controls=[play])
+    def draw_curves(values):  # once per seed; sees only the seed
+        return plot_curves(curve_ax, runs(values["seed"]))
 
-``tests/test_explorer_base.py`` drives this very pattern (one redraw per change, the same
-picture whatever the order of visits).
+    def update(values, drawn):  # values["iteration"] is within the run
+        update_marker(drawn["curves"], values["iteration"])  # the replay: move artists only
+
+    explorer = Explorer(name, figure, controls, update, extra_controls=[play],
+                        ranges={"iteration": iterations},
+                        setup={"curves": PerSetting(("seed",), draw_curves)})
+
+``tests/test_explorer_base.py`` drives this very pattern (one redraw per change, limits set before
+the update, the same picture whatever the order of visits).
 """
 
 from __future__ import annotations
@@ -86,7 +84,9 @@ import re
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from functools import lru_cache, partial
+from typing import NamedTuple
 
 import ipywidgets as widgets
 import matplotlib as mpl
@@ -101,6 +101,7 @@ from ..export import (
     save_figure,
     style_context,
 )
+from ..threads import one_thread
 from .ahead import (
     BackgroundWork,
     Frames,
@@ -108,6 +109,7 @@ from .ahead import (
     call_when_idle,
     frame_key,
     neighbouring_values,
+    option_values,
     refit_controls,
     replay_controls,
 )
@@ -135,6 +137,7 @@ DESCRIPTION_FONT_PX = 13
 """The widgets' font size (``--jp-widgets-font-size``), in CSS pixels."""
 _DESCRIPTION_MARGIN_PX = 10  # the label's right padding and a little slack
 _LIVE = weakref.WeakValueDictionary()  # creation order -> explorer
+_PLAYS = weakref.WeakKeyDictionary()  # slider of iteration_control -> its Play button
 _created = 0
 
 
@@ -148,12 +151,22 @@ class Explorer(widgets.VBox):
     figure : matplotlib.figure.Figure
     controls : dict of str -> ipywidgets.ValueWidget
         Shown in this order; each change triggers ``update``.
-    update : callable (dict of control values) -> None
+    update : callable (dict of control values[, dict of setups' results]) -> None
         Changes the figure's artists so that it shows these values, whatever it showed before
-        (see "What ``update(values)`` must do" above: it may keep artists keyed by the values
-        they show and adjust controls whose limits depend on others; it never schedules work).
-        The explorer calls it for the frame on screen, for frames drawn ahead, to restore the
-        figure after a failed update and before an export.
+        (see "What ``update(values)`` must do" above; it never schedules work nor adjusts a
+        control). The explorer calls it for the frame on screen, for frames drawn ahead, to
+        restore the figure after a failed update and before an export. With ``setup`` it is
+        called as ``update(values, drawn)``, ``drawn`` holding each setup's result by name.
+    ranges : dict of str -> callable (dict of control values) -> limits, optional
+        The limits of controls that depend on other controls' values: for a control with
+        ``options``, its options (a list); for a number, its ``(lowest, highest)`` value (a Play
+        button linked by :func:`iteration_control` follows). Applied in this order before every
+        update, each function seeing the values the earlier ones made valid; a value outside
+        its new limits is clamped (a number) or becomes the first option, in the control and in
+        the values ``update`` gets.
+    setup : dict of str -> PerSetting, optional
+        Artists drawn once per setting (:class:`PerSetting`): drawn again only when one of the
+        values they declare changed; their results are handed to ``update``.
     prepare : callable (dict of control values) -> iterable of steps, optional
         Work that makes a later visit of these values fast (refits, cached): a generator whose
         every ``next`` is one small step. After each redraw the explorer calls it for the
@@ -175,8 +188,9 @@ class Explorer(widgets.VBox):
         Resolution of the on-screen image.
     """
 
-    def __init__(self, name, figure, controls, update, *, prepare=None, prepare_along=None,
-                 prepare_in_background=False, extra_controls=(), main=None, dpi=90):
+    def __init__(self, name, figure, controls, update, *, ranges=None, setup=None,
+                 prepare=None, prepare_along=None, prepare_in_background=False,
+                 extra_controls=(), main=None, dpi=90):
         global _created
         self.name = name
         self.figure = figure
@@ -184,6 +198,9 @@ class Explorer(widgets.VBox):
         self.main = _main_control(self.controls, main)
         self.projector = projector_style_enabled()
         self._update = update
+        self._ranges = _checked_hooks("ranges", ranges, self.controls)
+        self._setups = _checked_setups(setup, self.controls)
+        self._drawn = {}  # setup name -> (the values it was drawn for, its result)
         self._dpi = dpi
         self.image = DescribedImage(format="png", layout=widgets.Layout(max_width="100%"))
         self.caption = widgets.Label()
@@ -294,7 +311,7 @@ class Explorer(widgets.VBox):
         """
         self._figure_values = None  # half-updated until the update succeeds
         with self._style():
-            self._update(dict(values))
+            values = self._show(values)
             self._figure_values = dict(values)
             png = self._frames.get(frame_key(values))
             if png is None:
@@ -341,8 +358,41 @@ class Explorer(widgets.VBox):
         """Put the figure's artists back to the values of the image on screen (after frames
         were drawn ahead, after a failed update, before an export)."""
         with self._style():
-            self._update(dict(self._shown_values))
+            self._show(self._shown_values)
         self._figure_values = dict(self._shown_values)
+
+    def _show(self, values):
+        """Make the artists show ``values``: the limits of ``ranges``, then the setups whose
+        values changed, then ``update`` (with one BLAS thread, as every fit of the package).
+        Returns the values drawn (those ``ranges`` made valid)."""
+        with one_thread():
+            values = self._within_ranges(dict(values))
+            if not self._setups:
+                self._update(dict(values))
+                return values
+            self._update(dict(values), self._set_up(values))
+        return values
+
+    def _within_ranges(self, values):
+        """Give every control of ``ranges`` its limits for ``values``; the values, made valid."""
+        for name, limits_of in self._ranges.items():
+            values[name] = set_limits(self.controls[name], limits_of(dict(values)), values[name])
+        return values
+
+    def _set_up(self, values):
+        """Each setup's result for ``values``, drawn again where a value it declares changed.
+
+        A setup's key is forgotten before it draws and set once it has drawn: after a failure
+        the restoring update draws it again for the values on screen."""
+        results = {}
+        for name, setup in self._setups.items():
+            key = tuple(values[on] for on in setup.on)
+            if name not in self._drawn or self._drawn[name][0] != key:
+                self._drawn.pop(name, None)
+                drawn = setup.draw({on: values[on] for on in setup.on})
+                self._drawn[name] = (key, drawn)
+            results[name] = self._drawn[name][1]
+        return results
 
     def _restore_shown_figure(self):
         """After a failed update, put the artists back to the values of the image on screen.
@@ -462,6 +512,72 @@ class Explorer(widgets.VBox):
         return buffer.getvalue()
 
 
+class PerSetting(NamedTuple):
+    """Artists drawn once per setting, for :class:`Explorer`'s ``setup``.
+
+    ``draw(values)`` draws them and returns what ``update`` needs to change them (artists, a
+    dict); ``values`` holds only the controls named in ``on``, so that the key of what is drawn
+    holds every value it was drawn from: reading any other raises ``KeyError``. The explorer
+    calls it again whenever one of those values changes (and never for a replay control it
+    does not name).
+    """
+
+    on: tuple
+    draw: Callable
+
+
+def _checked_hooks(what, hooks, controls):
+    """``hooks`` (a dict by control name, or ``None``) after checking that the names exist."""
+    hooks = dict(hooks or {})
+    unknown = [name for name in hooks if name not in controls]
+    if unknown:
+        raise ValueError(f"{what} names {unknown}, which are not controls of the explorer; "
+                         f"its controls are {list(controls)}")
+    return hooks
+
+
+def _checked_setups(setups, controls):
+    setups = dict(setups or {})
+    for name, setup in setups.items():
+        if not isinstance(setup, PerSetting):
+            raise TypeError(f"setup {name!r} must be a PerSetting(on, draw), not "
+                            f"{type(setup).__name__}")
+        _checked_hooks(f"setup {name!r}", dict.fromkeys(setup.on), controls)
+    return setups
+
+
+def set_limits(control, limits, value):
+    """Give ``control`` its ``limits`` (options, or a number's ``(lowest, highest)``) and return
+    ``value`` made valid for them: kept if it is among the options, else the first option; a
+    number clamped. The control's own value is made valid too (it raises no redraw when an
+    update is drawing); a Play button linked by :func:`iteration_control` takes the same limits.
+    """
+    if hasattr(control, "options"):
+        options = list(limits)
+        if not options:
+            raise ValueError(f"the ranges of the control {control.description!r} gave no "
+                             "options: return at least one")
+        if list(control.options) != options:
+            keep = control.value
+            control.options = options
+            valid = option_values(control)
+            control.value = keep if keep in valid else valid[0]
+        valid = option_values(control)
+        return value if value in valid else valid[0]
+    low, high = limits
+    if low > high:
+        raise ValueError(f"the ranges of the control {control.description!r} gave the lowest "
+                         f"value {low} above the highest {high}: return (lowest, highest)")
+    for widget in (control, _PLAYS.get(control)):
+        if widget is None:
+            continue
+        if low > widget.max:  # never a moment with min > max
+            widget.max, widget.min = high, low
+        else:
+            widget.min, widget.max = low, high
+    return min(max(value, low), high)
+
+
 def _steps(prepare, values):
     """``prepare(values)``'s steps, started only when the first one is asked for."""
     yield from prepare(dict(values)) or ()
@@ -563,12 +679,8 @@ def iteration_control(last, value=0, *, minimum=0, description="iteration", inte
     slider = widgets.IntSlider(value, min=minimum, max=last, description=description)
     play = widgets.Play(value, min=minimum, max=last, interval=interval, description="play")
     widgets.jslink((play, "value"), (slider, "value"))
+    _PLAYS[slider] = play  # limits that ``ranges`` sets apply to both
     return slider, play
-
-
-def set_last_iteration(slider, play, last):
-    """Let ``slider`` and its Play button reach ``last`` (a new run may be shorter or longer)."""
-    slider.max = play.max = last
 
 
 def seed_control(value=0, *, maximum=999, description="seed"):

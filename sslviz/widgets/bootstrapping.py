@@ -27,7 +27,7 @@ from ..plots.bootstrapping import (
     update_self_training_points,
 )
 from ..plots.common import update_iteration_marker
-from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
+from .base import Explorer, PerSetting, iteration_control, new_figure, seed_control
 
 LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
@@ -80,22 +80,23 @@ def stepper_explorer(X, y, estimator, *, X_test, y_test, n_labeled=2, seed=0, th
         points = plot_self_training_points(points_ax, first.X, first.extent,
                                            n_classes=len(first.model.classes_),
                                            class_names=class_names)
-    side = {"run": None}
+    def run_of(values):
+        return run_for(values["n_labeled"], values["seed"], values["threshold"])
 
-    def update(values):
-        run = run_for(values["n_labeled"], values["seed"], values["threshold"])
-        set_last_iteration(iteration, play, run.last)
-        current = min(values["iteration"], run.last)
-        if side["run"] is not run:
-            side.update(_draw_run_panels(side_axes, run), run=run)
+    def side_panels(values):  # a new run: its counts and curves
+        return _draw_run_panels(side_axes, run_of(values))
+
+    def update(values, drawn):
+        run, current = run_of(values), values["iteration"]
         update_self_training_points(points, run.picture(current), run.grid(current),
                                     run.grid(current - 1) if current > 0 else None)
         points_ax.set_title(_stepper_title(run, current, values["threshold"]))
-        update_iteration_span(side["counts"], current)
-        update_iteration_marker(side["accuracy"], current)
+        update_iteration_span(drawn["side"]["counts"], current)
+        update_iteration_marker(drawn["side"]["accuracy"], current)
 
-    return Explorer(f"{LECTURE}-stepper", figure, controls, update,
-                    extra_controls=[play])
+    return Explorer(f"{LECTURE}-stepper", figure, controls, update, extra_controls=[play],
+                    ranges={"iteration": lambda values: (0, run_of(values).last)},
+                    setup={"side": PerSetting(("threshold", "seed", "n_labeled"), side_panels)})
 
 
 def _draw_run_panels(axes, run):

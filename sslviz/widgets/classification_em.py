@@ -20,7 +20,7 @@ from ..plots.classification_em import (
     update_cem_panel,
 )
 from ..plots.common import plot_seed_bars, update_size_marker
-from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
+from .base import Explorer, PerSetting, iteration_control, new_figure, seed_control
 
 LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
@@ -50,34 +50,42 @@ def cem_stepper_explorer(*, n_labeled=2, seed=0, covariance="full", C=1.0, resol
     }
     with new_figure((12.5, 5.6)) as figure:
         axes = figure.subplots(1, 2)
-    drawn = {"key": None}
 
-    def update(values):
-        key = (values["n_labeled"], values["seed"], values["covariance"], values["C"])
-        run = stepper_run(*key)
-        models = (("Generative-CEM", run.gaussian), ("Logistic-CEM", run.logistic))
-        set_last_iteration(iteration, play, max(len(m.trace_) for _, m in models) - 1)
-        if drawn["key"] != key:
-            extent = grid_extent(run.X)
-            xs, ys = np.meshgrid(np.linspace(*extent[:2], resolution),
-                                 np.linspace(*extent[2:], resolution))
-            drawn.update(key=key, grid=(xs, ys), points=np.column_stack([xs.ravel(), ys.ravel()]))
-            labeled = np.flatnonzero(run.y_semi != -1)
-            drawn["panels"] = [plot_cem_panel(ax, run.X, labeled, run.y_semi[labeled], extent)
-                               for ax in axes]
-            drawn["starts"] = [decision_at_iteration(m, drawn["points"], 0).reshape(xs.shape)
-                               for _, m in models]
-        for (name, model), panel, start in zip(models, drawn["panels"], drawn["starts"],
-                                               strict=True):
-            i = min(values["iteration"], len(model.trace_) - 1)
+    def models_of(values):
+        run = stepper_run(values["n_labeled"], values["seed"], values["covariance"], values["C"])
+        return run, (("Generative-CEM", run.gaussian), ("Logistic-CEM", run.logistic))
+
+    def iterations(values):  # the slider ends at the longer run's last iteration
+        return 0, max(len(m.trace_) for _, m in models_of(values)[1]) - 1
+
+    def draw_runs(values):  # the points, the grid and iteration 0's boundary of a new fit
+        run, models = models_of(values)
+        extent = grid_extent(run.X)
+        xs, ys = np.meshgrid(np.linspace(*extent[:2], resolution),
+                             np.linspace(*extent[2:], resolution))
+        points = np.column_stack([xs.ravel(), ys.ravel()])
+        labeled = np.flatnonzero(run.y_semi != -1)
+        return {"grid": (xs, ys), "points": points,
+                "panels": [plot_cem_panel(ax, run.X, labeled, run.y_semi[labeled], extent)
+                           for ax in axes],
+                "starts": [decision_at_iteration(m, points, 0).reshape(xs.shape)
+                           for _, m in models]}
+
+    def update(values, drawn):
+        drawn = drawn["runs"]
+        for (name, model), panel, start in zip(models_of(values)[1], drawn["panels"],
+                                               drawn["starts"], strict=True):
+            i = min(values["iteration"], len(model.trace_) - 1)  # the shorter run stays at its end
             step = model.trace_[i]
             decision = decision_at_iteration(model, drawn["points"], i).reshape(start.shape)
             done = " - converged" if i == len(model.trace_) - 1 and model.converged_ else ""
             update_cem_panel(panel, step.partition, drawn["grid"], decision, start,
                              title=f"{name}: iteration {i}, {step.n_label_changes} changed{done}")
 
-    return Explorer(f"{LECTURE}-stepper", figure, controls, update,
-                    extra_controls=[play])
+    return Explorer(f"{LECTURE}-stepper", figure, controls, update, extra_controls=[play],
+                    ranges={"iteration": iterations},
+                    setup={"runs": PerSetting(("n_labeled", "seed", "covariance", "C"),
+                                              draw_runs)})
 
 
 def extraction_explorer(fig1, refit, *, fraction=0.1, model="logistic", covariance="full",

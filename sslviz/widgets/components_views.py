@@ -7,7 +7,7 @@ import ipywidgets as widgets
 from ..lectures import explorer_prefix
 from ..plots.common import NEW_WORD, TEXT, plot_word_columns
 from ..plots.components_views import plot_error_bars, plot_wrong_picks, update_wrong_picks
-from .base import Explorer, iteration_control, new_figure, seed_control
+from .base import Explorer, PerSetting, iteration_control, new_figure, seed_control
 
 LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
@@ -68,18 +68,17 @@ def cotraining_explorer(runs, *, n_labeled, seed=0, iteration=30):
     with new_figure((14, 5.2)) as figure:
         pick_ax, bar_ax = figure.subplots(1, 2, width_ratios=[1.5, 1])
 
-    drawn = {"size": None, "run": None}
 
-    def update(values):
-        results = runs[values["n_labeled"]]
-        if drawn["size"] != values["n_labeled"]:
-            plot_error_bars(bar_ax, results, title=f"{values['n_labeled']} labeled pages "
-                                                    "(dot = seed)")
-            drawn["size"] = values["n_labeled"]
-        if drawn["run"] != (values["n_labeled"], values["seed"]):
-            drawn["picks"] = plot_wrong_picks(pick_ax, results[values["seed"]])
-            drawn["run"] = (values["n_labeled"], values["seed"])
+    def bars(values):  # the errors over seeds, once per labeled-set size
+        plot_error_bars(bar_ax, runs[values["n_labeled"]],
+                        title=f"{values['n_labeled']} labeled pages (dot = seed)")
+
+    def picks(values):  # one run's wrong picks, once per size and seed
+        return plot_wrong_picks(pick_ax, runs[values["n_labeled"]][values["seed"]])
+
+    def update(values, drawn):
         update_wrong_picks(drawn["picks"], values["iteration"])
 
-    return Explorer(f"{LECTURE}-co_training", figure, controls, update,
-                    extra_controls=[play])
+    return Explorer(f"{LECTURE}-co_training", figure, controls, update, extra_controls=[play],
+                    setup={"bars": PerSetting(("n_labeled",), bars),
+                           "picks": PerSetting(("n_labeled", "seed"), picks)})

@@ -18,7 +18,7 @@ from ..plots.em import (
     plot_smoothing_mass,
     update_run_markers,
 )
-from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
+from .base import Explorer, PerSetting, iteration_control, new_figure, seed_control
 
 LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
@@ -63,19 +63,15 @@ def top_words_explorer(corpus, *, target="course", seed=0, n_labeled=1, n_unlabe
         table_ax, objective_ax = figure.add_subplot(grid[:, 0]), figure.add_subplot(grid[0, 1])
         accuracy_ax = figure.add_subplot(grid[1, 1])
         table = plot_word_columns(table_ax, n_columns, k)
-    drawn = {"seed": None}
 
-    def update(values):
+    def curves(values):  # the run's objective and accuracy, once per seed
         run = runs(values["seed"])
-        last = len(run.model.trace_) - 1
-        set_last_iteration(iteration, play, last)
-        current = min(values["iteration"], last)
-        if drawn["seed"] != values["seed"]:
-            drawn["curves"] = plot_run_curves(
-                objective_ax, accuracy_ax, run.model.trace_.values("objective"),
-                run.test_accuracy, n_labeled=len(run.split.labeled),
-                n_unlabeled=len(run.split.unlabeled))
-            drawn["seed"] = values["seed"]
+        return plot_run_curves(objective_ax, accuracy_ax, run.model.trace_.values("objective"),
+                               run.test_accuracy, n_labeled=len(run.split.labeled),
+                               n_unlabeled=len(run.split.unlabeled))
+
+    def update(values, drawn):
+        run, current = runs(values["seed"]), values["iteration"]
         shown = _columns_to_show(current, n_columns)
         label = run.model.classes_[names.index(values["target"])]
         columns = [top_words(run.model, corpus.vocabulary, iteration=i, k=k,
@@ -86,8 +82,10 @@ def top_words_explorer(corpus, *, target="course", seed=0, n_labeled=1, n_unlabe
                            f"({values['ranking']}); new since iteration 0 in colour")
         update_run_markers(drawn["curves"], current)
 
-    return Explorer(f"{LECTURE}-top_words", figure, controls, update,
-                    extra_controls=[play])
+    return Explorer(f"{LECTURE}-top_words", figure, controls, update, extra_controls=[play],
+                    ranges={"iteration": lambda values: (
+                        0, len(runs(values["seed"]).model.trace_) - 1)},
+                    setup={"curves": PerSetting(("seed",), curves)})
 
 
 def _columns_to_show(current, n_columns):

@@ -34,7 +34,7 @@ from ..plots.feature_selection import (
     update_flagged_word_columns,
     update_vocabulary_curves,
 )
-from .base import Explorer, iteration_control, new_figure, seed_control
+from .base import Explorer, PerSetting, iteration_control, new_figure, seed_control
 
 LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
@@ -112,18 +112,15 @@ def vocabulary_explorer(sweeps, *, corpus=None, n_labeled=None, method=None, n_f
     with new_figure((14, 5.8)) as figure:
         grid = figure.add_gridspec(1, 3, width_ratios=[1.45, 1.25, 0.5])
         curve_ax, bar_ax, word_ax = (figure.add_subplot(cell) for cell in grid)
-    state = {"corpus": None, "curves": None}
 
-    def update(values):
+    def curves(values):  # one curve per vocabulary size of the corpus, drawn once per corpus
+        return plot_vocabulary_curves(curve_ax, sweeps[values["corpus"]].size_labels())
+
+    def update(values, drawn):
         sweep = sweeps[values["corpus"]]
-        if state["corpus"] != values["corpus"]:
-            _sync_options(controls, sweep)
-            state.update(corpus=values["corpus"],
-                         curves=plot_vocabulary_curves(curve_ax, sweep.size_labels()))
-        values = {key: control.value for key, control in controls.items()}
         n, chosen, size = values["n_labeled"], values["method"], values["n_features"]
         index = sweep.size_labels().index(size)
-        update_vocabulary_curves(curve_ax, state["curves"], *sweep.at(chosen, n), current=index,
+        update_vocabulary_curves(curve_ax, drawn["curves"], *sweep.at(chosen, n), current=index,
                                  title=f"{values['corpus']}, {n} labeled/class: {chosen}\n"
                                        f"mean of {len(sweep.seeds)} seeds (band: min to max)")
         at_size = [sweep.at(name, n) for name in sweep.feature_sets]
@@ -135,7 +132,9 @@ def vocabulary_explorer(sweeps, *, corpus=None, n_labeled=None, method=None, n_f
                                 sweep.label_sizes.tolist().index(n), 0]
         plot_word_list(word_ax, f"kept first\n(seed {int(sweep.seeds[0])})", words.tolist())
 
-    return Explorer(f"{LECTURE}-vocabulary", figure, controls, update)
+    return Explorer(f"{LECTURE}-vocabulary", figure, controls, update,
+                    ranges=_vocabulary_ranges(sweeps),
+                    setup={"curves": PerSetting(("corpus",), curves)})
 
 
 def _selection_slider(options, value, description):
@@ -162,17 +161,12 @@ def _vocabulary_controls(sweeps, corpus, n_labeled, method, n_features):
     }
 
 
-def _sync_options(controls, sweep):
-    """Give the label-size, method and size controls the options of ``sweep`` (keeping the
-    current values where the new options have them)."""
-    for key, options in (("n_labeled", sweep.label_sizes.tolist()),
-                         ("method", list(sweep.feature_sets)),
-                         ("n_features", sweep.size_labels())):
-        control = controls[key]
-        if list(control.options) != options:
-            keep = control.value
-            control.options = options
-            control.value = keep if keep in options else options[0]
+def _vocabulary_ranges(sweeps):
+    """The options of the label-size, method and size controls: those of the chosen corpus's
+    sweep (a value the new options have is kept)."""
+    return {"n_labeled": lambda values: sweeps[values["corpus"]].label_sizes.tolist(),
+            "method": lambda values: list(sweeps[values["corpus"]].feature_sets),
+            "n_features": lambda values: sweeps[values["corpus"]].size_labels()}
 
 
 def astray_explorer(runs, X, vocabulary, class_names, *, word, target, neighbours=(),

@@ -27,7 +27,7 @@ from ..plots.graphs import (
     plot_method_curves,
     update_graph_nodes,
 )
-from .base import Explorer, iteration_control, new_figure
+from .base import Explorer, PerSetting, iteration_control, new_figure
 
 LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
@@ -44,28 +44,29 @@ def _step_panel(ax, model, truth, rows):
     return artists
 
 
-def _replay_update(nodes_ax, steps_ax, run_of, title_of):
-    """The update both replay explorers share: a new run redraws the graph and its step curve,
-    then the nodes and the marker show step ``iteration`` of the recorded trace.
+def _replay(nodes_ax, steps_ax, run_of, title_of, run_control):
+    """The update and setup both replay explorers share: a new run (``run_control`` changed)
+    draws the graph and its step curve; then the nodes and the marker show step ``iteration``
+    of the recorded trace (the slider spans the longest run: a shorter one stays at its end).
 
-    ``run_of(values)`` -> ``(key, model, y_semi, truth, draw_nodes)``, where
+    ``run_of(values)`` -> ``(model, y_semi, truth, draw_nodes)``, where
     ``draw_nodes(ax, predicted, labeled)`` draws the graph's nodes; ``title_of(values, model,
-    y_semi, step)`` is the title of the node panel.
+    y_semi, step)`` is the title of the node panel. Returns the explorer's keyword arguments.
     """
-    drawn = {"key": None}  # the artists of the run on screen: redrawn only for another run
 
-    def update(values):
-        key, model, y_semi, truth, draw_nodes = run_of(values)
-        if drawn["key"] != key:
-            drawn["nodes"] = draw_nodes(nodes_ax, model.trace_[0].predicted, y_semi != -1)
-            drawn["marker"] = _step_panel(steps_ax, model, truth, np.flatnonzero(y_semi == -1))
-            drawn["key"] = key
+    def draw_run(values):
+        model, y_semi, truth, draw_nodes = run_of(values)
+        return {"nodes": draw_nodes(nodes_ax, model.trace_[0].predicted, y_semi != -1),
+                "marker": _step_panel(steps_ax, model, truth, np.flatnonzero(y_semi == -1))}
+
+    def update(values, drawn):
+        model, y_semi, _, _ = run_of(values)
         step = min(values["iteration"], len(model.trace_) - 1)
-        update_graph_nodes(drawn["nodes"], model.trace_[step].predicted, ax=nodes_ax,
+        update_graph_nodes(drawn["run"]["nodes"], model.trace_[step].predicted, ax=nodes_ax,
                            title=title_of(values, model, y_semi, step))
-        update_iteration_marker(drawn["marker"], step)
+        update_iteration_marker(drawn["run"]["marker"], step)
 
-    return update
+    return {"update": update, "setup": {"run": PerSetting((run_control,), draw_run)}}
 
 
 def toy_explorer(runs, *, seed, iteration=0):
@@ -89,7 +90,7 @@ def toy_explorer(runs, *, seed, iteration=0):
             return plot_graph_nodes(ax, X, predicted, labeled, edges=_graph_of(model, X),
                                     size=18)
 
-        return values["seed"], model, y_semi, np.searchsorted(model.classes_, y), draw_nodes
+        return model, y_semi, np.searchsorted(model.classes_, y), draw_nodes
 
     def title_of(values, model, y_semi, step):
         y = runs[values["seed"]][1]
@@ -98,7 +99,7 @@ def toy_explorer(runs, *, seed, iteration=0):
                 f"(exact solution: {np.mean(model.transduction_ == y):.0%} right)")
 
     return Explorer(f"{LECTURE}-toy", figure, controls,
-                    _replay_update(nodes_ax, steps_ax, run_of, title_of),
+                    **_replay(nodes_ax, steps_ax, run_of, title_of, "seed"),
                     extra_controls=[play], main="iteration")
 
 
@@ -137,7 +138,7 @@ def sense_explorer(task, coords, runs, *, fraction, iteration=0):
 
     def run_of(values):
         y_semi, model = runs[by_name[values["n_labeled"]]]
-        return values["n_labeled"], model, y_semi, task.y, draw_nodes
+        return model, y_semi, task.y, draw_nodes
 
     def title_of(values, model, y_semi, step):
         unlabeled = y_semi == -1
@@ -148,7 +149,7 @@ def sense_explorer(task, coords, runs, *, fraction, iteration=0):
                 f"{reached.mean():.0%} reached, {right} of those right")
 
     return Explorer(f"{LECTURE}-senses", figure, controls,
-                    _replay_update(map_ax, steps_ax, run_of, title_of),
+                    **_replay(map_ax, steps_ax, run_of, title_of, "n_labeled"),
                     extra_controls=[play], main="n_labeled")
 
 
@@ -177,21 +178,21 @@ def curves_explorer(experiments, *, name, setting=None):
     }
     with new_figure((13, 5.2)) as figure:
         curve_ax, bar_ax = figure.subplots(1, 2, width_ratios=[1.4, 1])
-    drawn = {"experiment": None, "marker": None}
 
-    def update(values):
+    def draw_curves(values):  # the task's curves; its marker is made by the first update
         curves, methods, xlabel = experiments[values["experiment"]]
-        if drawn["experiment"] != values["experiment"]:
-            plot_method_curves(curve_ax, curves.settings, curves.results, methods,
-                               xlabel=xlabel)
-            curve_ax.set_title(values["experiment"])
-            drawn["marker"] = None
-            drawn["experiment"] = values["experiment"]
-        row = options.index(values["n_labeled"])
-        drawn["marker"] = mark_setting(curve_ax, drawn["marker"], curves.settings[row])
+        plot_method_curves(curve_ax, curves.settings, curves.results, methods, xlabel=xlabel)
+        curve_ax.set_title(values["experiment"])
+        return {"marker": None}
+
+    def update(values, drawn):
+        curves, methods, xlabel = experiments[values["experiment"]]
+        row, kept = options.index(values["n_labeled"]), drawn["curves"]
+        kept["marker"] = mark_setting(curve_ax, kept["marker"], curves.settings[row])
         plot_seed_bars(bar_ax, [(METHOD_LABELS[m].replace(" ", "\n", 1), curves[m][row],
                                  METHOD_COLORS[m]) for m in methods],
                        title=f"{xlabel} {values['n_labeled']}: a dot per seed")
         bar_ax.tick_params(axis="x", labelsize=10)
 
-    return Explorer(f"{LECTURE}-{name}", figure, controls, update, main="n_labeled")
+    return Explorer(f"{LECTURE}-{name}", figure, controls, update, main="n_labeled",
+                    setup={"curves": PerSetting(("experiment",), draw_curves)})

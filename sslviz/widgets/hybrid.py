@@ -17,7 +17,7 @@ from ..plots.hybrid import (
     plot_weight_trace,
     update_weight_markers,
 )
-from .base import Explorer, iteration_control, new_figure, set_last_iteration
+from .base import Explorer, PerSetting, iteration_control, new_figure
 
 LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
@@ -44,12 +44,8 @@ def table_explorer(tables, *, corpus, size, method="hybrid"):
         curve_ax, bar_ax = figure.subplots(1, 2, width_ratios=[1.5, 1])
 
     def update(values):
-        table = tables[values["corpus"]]
+        table, size = tables[values["corpus"]], values["n_labeled"]
         sizes = table.sizes.tolist()
-        if controls["n_labeled"].options != tuple(sizes):
-            controls["n_labeled"].options = sizes
-        size = values["n_labeled"] if values["n_labeled"] in sizes else sizes[0]
-        controls["n_labeled"].value = size
         plot_table_curves(curve_ax, table.sizes, table.accuracy, METHODS, labels,
                           paper=PAPER_TABLES[table.corpus], highlight=values["method"],
                           title=f"{table.corpus}: {len(table.seeds)} evaluation sets")
@@ -59,7 +55,8 @@ def table_explorer(tables, *, corpus, size, method="hybrid"):
                          [METHODS[m] for m in ran], [labels[m] for m in ran],
                          title=f"{size} labeled (each dot an evaluation set)")
 
-    return Explorer(f"{LECTURE}-tables", figure, controls, update)
+    return Explorer(f"{LECTURE}-tables", figure, controls, update, ranges={
+        "n_labeled": lambda values: tables[values["corpus"]].sizes.tolist()})
 
 
 def weights_explorer(runs, class_names, *, corpus):
@@ -76,19 +73,16 @@ def weights_explorer(runs, class_names, *, corpus):
                                            description="corpus", style=WIDE)}
     with new_figure((13, 4.8)) as figure:
         weight_ax, share_ax = figure.subplots(1, 2, width_ratios=[1.2, 1])
-    drawn = {"corpus": None}
 
-    def update(values):
+    def curves(values):  # λ1, λ2 of the corpus's run, drawn once per corpus
         split, model, accuracy = runs[values["corpus"]]
-        last = len(model.trace_) - 1
-        set_last_iteration(iteration, play, last)
-        current = min(values["iteration"], last)
-        if drawn["corpus"] != values["corpus"]:
-            drawn["curves"] = plot_weight_trace(weight_ax, model.trace_.values("weights"))
-            weight_ax.set_title(f"{values['corpus']}: {len(split.labeled)} labeled, "
-                                f"{len(split.unlabeled)} unlabeled; test accuracy "
-                                f"{accuracy:.1%}")
-            drawn["corpus"] = values["corpus"]
+        drawn = plot_weight_trace(weight_ax, model.trace_.values("weights"))
+        weight_ax.set_title(f"{values['corpus']}: {len(split.labeled)} labeled, "
+                            f"{len(split.unlabeled)} unlabeled; test accuracy {accuracy:.1%}")
+        return drawn
+
+    def update(values, drawn):
+        model, current = runs[values["corpus"]][1], values["iteration"]
         update_weight_markers(drawn["curves"], current)
         step = model.trace_[current]
         info = class_names[values["corpus"]]
@@ -96,8 +90,10 @@ def weights_explorer(runs, class_names, *, corpus):
                           title=f"alternation {current}: mean R(k|x) on unlabeled "
                           f"({step.n_label_changes} changed)")
 
-    return Explorer(f"{LECTURE}-weights", figure, controls, update,
-                    extra_controls=[play])
+    return Explorer(f"{LECTURE}-weights", figure, controls, update, extra_controls=[play],
+                    ranges={"iteration": lambda values: (
+                        0, len(runs[values["corpus"]][1].trace_) - 1)},
+                    setup={"curves": PerSetting(("corpus",), curves)})
 
 
 def mer_explorer(sweeps, class_names, weights):

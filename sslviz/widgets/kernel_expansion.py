@@ -30,7 +30,7 @@ from ..plots.kernel_expansion import (
     plot_fit_trace,
     plot_semilog_check,
 )
-from .base import Explorer, iteration_control, new_figure, seed_control, set_last_iteration
+from .base import Explorer, PerSetting, iteration_control, new_figure, seed_control
 
 LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
@@ -64,19 +64,22 @@ def expansion_explorer(X, y, *, method="em", sigma=0.15, n_labeled=6, balanced=T
     }
     with new_figure((12.5, 5.6)) as figure:
         picture_ax, trace_ax = figure.subplots(1, 2, width_ratios=[1.3, 1])
-    drawn = {"fit": None}
+    setting = ("method", "n_labeled", "sigma", "balanced", "seed")
 
-    def update(values):
-        key = (values["method"], values["n_labeled"], values["sigma"], values["balanced"],
-               values["seed"])
-        model, labeled = fits(*key)
+    def fit_of(values):
+        return fits(*(values[name] for name in setting))
+
+    def iterations(values):  # the slider ends at the fit's last iteration
+        return 0, len(fit_of(values)[0].trace_) - 1
+
+    def trace(values):  # the fit's trace and a marker, drawn once per fit
+        model = fit_of(values)[0]
+        plot_fit_trace(trace_ax, model.trace_, method=values["method"])
+        return trace_ax.axvline(len(model.trace_) - 1, color="0.4", linestyle=":")
+
+    def update(values, drawn):
+        (model, labeled), current = fit_of(values), values["iteration"]
         last = len(model.trace_) - 1
-        set_last_iteration(controls["iteration"], play, last)
-        if drawn["fit"] != key:
-            plot_fit_trace(trace_ax, model.trace_, method=values["method"])
-            drawn["marker"] = trace_ax.axvline(last, color="0.4", linestyle=":")
-            drawn["fit"] = key
-        current = min(values["iteration"], last)
         drawn["marker"].set_xdata([current, current])
         theta = model.trace_[current].label_proba
         grid, accuracy = pictures(theta, values["sigma"])
@@ -86,7 +89,9 @@ def expansion_explorer(X, y, *, method="em", sigma=0.15, n_labeled=6, balanced=T
             "right"))
 
     return Explorer(f"{LECTURE}-expansion", figure, controls, update,
-                    extra_controls=[play], main="n_labeled")
+                    extra_controls=[play], main="n_labeled",
+                    ranges={"iteration": iterations},
+                    setup={"marker": PerSetting(setting, trace)})
 
 
 def curves_explorer(curves, *, size, methods=METHODS, scales=None):

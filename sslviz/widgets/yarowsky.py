@@ -22,7 +22,7 @@ from ..plots.yarowsky import (
     update_run_markers,
 )
 from ..yarowsky import MODES, strongest_rules
-from .base import Explorer, iteration_control, new_figure, set_last_iteration
+from .base import Explorer, PerSetting, iteration_control, new_figure
 
 LECTURE = explorer_prefix(__name__)  # its explorers' names (and exported files) begin so
 
@@ -64,16 +64,17 @@ def yarowsky_explorer(runs=None, *, word="line", seed_set=None, threshold=0.95, 
         grid = figure.add_gridspec(2, 2, width_ratios=[1.15, 1], height_ratios=[1.15, 1])
         axes = {"map": figure.add_subplot(grid[:, 0]), "table": figure.add_subplot(grid[0, 1]),
                 "curves": figure.add_subplot(grid[1, 1])}
-    state = {"key": None}
+    setting = ("word", "seeds", "threshold", "mode")
 
-    def update(values):
-        _offer_seed_sets(controls["seeds"], list(runs.catalog[values["word"]]["seeds"]))
-        key = (values["word"], controls["seeds"].value, values["threshold"], values["mode"])
-        run, task = runs.run(*key), runs.task(key[0])
-        set_last_iteration(iteration, play, len(run.model.trace_) - 1)
-        if state["key"] != key:
-            state.update(_draw_run(axes, runs, run, task, n_rules), key=key)
-        current = min(values["iteration"], iteration.max)
+    def run_of(values):
+        return runs.run(*(values[name] for name in setting))
+
+    def draw_run(values):  # the map's points, the rule table and the curves of a new run
+        return _draw_run(axes, runs, run_of(values), runs.task(values["word"]), n_rules)
+
+    def update(values, drawn):
+        run, task, current = run_of(values), runs.task(values["word"]), values["iteration"]
+        state = drawn["run"]
         update_iteration_map(axes["map"], state["map"], run.model, task.y[task.pool], current,
                              detailed=True)
         update_decision_list(state["table"], *strongest_rules(
@@ -84,7 +85,10 @@ def yarowsky_explorer(runs=None, *, word="line", seed_set=None, threshold=0.95, 
         runs.map(values["word"])
         yield
 
+    ranges = {"seeds": lambda values: list(runs.catalog[values["word"]]["seeds"]),
+              "iteration": lambda values: (0, len(run_of(values).model.trace_) - 1)}
     return Explorer(f"{LECTURE}-stepper", figure, controls, update, extra_controls=[play],
+                    ranges=ranges, setup={"run": PerSetting(setting, draw_run)},
                     prepare=prepare, prepare_in_background=True)
 
 
@@ -103,13 +107,6 @@ def _run_controls(runs, word, seed_set, threshold, mode):
         "mode": widgets.Dropdown(options=list(MODES), value=mode, description="mode",
                                  layout=widgets.Layout(width="200px")),
     }
-
-
-def _offer_seed_sets(dropdown, names):
-    """Show a new word's seed sets (and pick its first) when the word changed."""
-    if list(dropdown.options) != names:
-        dropdown.options = names
-        dropdown.value = names[0]
 
 
 def _draw_run(axes, runs, run, task, n_rules):
