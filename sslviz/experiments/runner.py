@@ -21,6 +21,11 @@ executes it: its speed and its numbers do not depend on where it ran.
 
 Work an explorer does ahead of the class (refits of the settings next to the one on screen) is
 not the runner's: it lives in :mod:`sslviz.widgets.ahead`.
+
+An experiment over a product of settings runs as :func:`run_grid`: its jobs are the product of
+named axes, its result a :class:`Grid` (one array per recorded field, indexed by those axes) read
+with ``.at(size=8, seed=0)``; a value not on an axis raises :class:`NotRun`, with the one message
+every experiment uses (:func:`axis_index`).
 """
 
 from __future__ import annotations
@@ -28,7 +33,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import itertools
 import threading
+from dataclasses import dataclass
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -242,3 +249,106 @@ def _on_cluster(client, function, numbered_jobs, shared):
             yield future.result()
     finally:
         client.cancel(futures)
+
+
+# -- a product of settings run as one grid ------------------------------------------------------
+class NotRun(ValueError):
+    """A value asked of a grid's axis at which the experiment was not run."""
+
+
+def axis_index(axis, values, value):
+    """Position of ``value`` among ``values``, the values of axis ``axis`` (floats match to
+    ``np.isclose``, others exactly); :class:`NotRun` when it is not there.
+
+    >>> axis_index("size", [2, 4, 8], 4)
+    1
+    """
+    values = np.asarray(values)
+    if values.dtype.kind == "f" and isinstance(value, int | float | np.number):
+        found = np.flatnonzero(np.isclose(values, float(value)))
+    else:
+        found = [i for i, v in enumerate(values.tolist()) if v == value]
+    if len(found) == 0:
+        value = value.item() if isinstance(value, np.generic) else value
+        raise NotRun(f"{axis} {value!r} was not run; the grid has {axis} {values.tolist()}: "
+                     "ask for one of these, or run the experiment with it")
+    return int(found[0])
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Results over named axes: ``fields[name]`` has shape ``shape`` (+ the shape of one job's
+    array). ``missing[cell]``: the job was not run (its values NaN); ``None`` when none is.
+
+    >>> grid = Grid({"size": np.array([2, 4]), "seed": np.array([0, 1, 2])},
+    ...             {"accuracy": np.arange(6.0).reshape(2, 3)})
+    >>> float(grid.at(size=4, seed=1)["accuracy"])
+    4.0
+    """
+
+    axes: dict  # name -> 1-D ndarray of values, in stacking order
+    fields: dict  # name -> ndarray
+    missing: np.ndarray | None = None
+
+    @property
+    def shape(self):
+        """Number of values of each axis."""
+        return tuple(len(values) for values in self.axes.values())
+
+    def __getitem__(self, field):
+        return self.fields[field]
+
+    def index(self, axis, value):
+        """Position of ``value`` on ``axis`` (:class:`NotRun` if it was not run)."""
+        if axis not in self.axes:
+            raise KeyError(f"the grid has no axis {axis!r}; its axes are {list(self.axes)}")
+        return axis_index(axis, self.axes[axis], value)
+
+    def at(self, **coordinates):
+        """The sub-grid at one value of each axis named (those axes removed)."""
+        for axis in set(coordinates) - set(self.axes):
+            self.index(axis, coordinates[axis])  # the unknown axis's error
+        where = tuple(self.index(axis, coordinates[axis]) if axis in coordinates else slice(None)
+                      for axis in self.axes)
+        return Grid({axis: values for axis, values in self.axes.items()
+                     if axis not in coordinates},
+                    {name: array[where] for name, array in self.fields.items()},
+                    None if self.missing is None else self.missing[where])
+
+
+def run_grid(function, axes, *, kind, key, **run_jobs_kwargs):
+    """:func:`run_jobs` over every combination of ``axes`` (name -> values), the last axis
+    varying fastest; each job is ``{name: value}``. Returns a :class:`Grid`.
+
+    With ``cached_only=True`` a job the cache does not hold is a missing cell: NaN in every
+    field, ``True`` in :attr:`Grid.missing`.
+
+    Example: ``run_grid(job, {"size": [2, 4], "seed": range(3)}, kind="k", key=dict)`` runs the
+    six jobs ``{"size": 2, "seed": 0}``, ``{"size": 2, "seed": 1}``, ..., ``{"size": 4, "seed":
+    2}``; then ``.at(size=4)["accuracy"]`` holds one accuracy per seed.
+    """
+    axes = {name: np.asarray([_plain(v) for v in values]) for name, values in axes.items()}
+    jobs = [dict(zip(axes, cell, strict=True))
+            for cell in itertools.product(*(values.tolist() for values in axes.values()))]
+    results = run_jobs(function, jobs, kind=kind, key=key, **run_jobs_kwargs)
+    shape = tuple(len(values) for values in axes.values())
+    missing = np.array([result is None for result in results]).reshape(shape)
+    found = [result for result in results if result is not None]
+    fields = {}
+    for name in found[0] if found else ():
+        template = np.asarray(found[0][name])
+        fields[name] = np.stack([np.full(template.shape, np.nan) if result is None
+                                 else _field(result, name, template.shape)
+                                 for result in results]).reshape(shape + template.shape)
+    return Grid(axes, fields, missing if missing.any() else None)
+
+
+def _plain(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _field(result, name, shape):
+    if name not in result or np.shape(result[name]) != shape:
+        raise ValueError(f"every job must return {name!r} of shape {shape}; one returned "
+                         f"{ {k: np.shape(v) for k, v in result.items()} }")
+    return np.asarray(result[name])
