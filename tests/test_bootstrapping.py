@@ -20,6 +20,7 @@ from sslviz.experiments.bootstrapping import (
     self_training_run,
     self_training_runs,
 )
+from sslviz.experiments.runner import NotRun
 from sslviz.grids import decision_grid, grid_extent
 from sslviz.plots.bootstrapping import (
     confidence_image,
@@ -447,7 +448,8 @@ def test_seed_threshold_table_against_scikit_learns_self_training(result_cache):
             assert table.n_first[i, j] == np.sum(direct.labeled_iter_ == 1)
     np.testing.assert_allclose(table.gain, table.end - table.start)
     assert table.row(0.8) == 1
-    with pytest.raises(ValueError, match="was not run"):
+    with pytest.raises(NotRun, match=r"^threshold 0.7 was not run; the grid has threshold "
+                                     r"\[0.6, 0.8\]"):
         table.row(0.7)
     again = seed_threshold_table(X, y, base, X_test=X_test, y_test=y_test, seeds=[0, 4],
                                  thresholds=[0.6, 0.8], n_labeled=3, max_iter=10)

@@ -29,7 +29,7 @@ from ..self_training import (
 from ..splits import split_labeled
 from ..threads import one_thread
 from ..tuning import choose_nb_alpha
-from .runner import run_jobs
+from .runner import axis_index, run_grid
 
 RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
 
@@ -231,12 +231,9 @@ class SeedThresholdTable:
         return self.end - self.start[None, :]
 
     def row(self, threshold):
-        """Index of ``threshold`` in :attr:`thresholds` (a clear error if it was not run)."""
-        matches = np.flatnonzero(np.isclose(self.thresholds, threshold))
-        if len(matches) == 0:
-            raise ValueError(f"threshold {threshold} was not run; the table has "
-                             f"{self.thresholds.tolist()}")
-        return int(matches[0])
+        """Index of ``threshold`` in :attr:`thresholds` (:class:`~.runner.NotRun` if it was not
+        run)."""
+        return axis_index("threshold", self.thresholds, threshold)
 
 
 def seed_threshold_table(X, y, estimator, *, X_test, y_test, seeds, thresholds, n_labeled=2,
@@ -244,7 +241,7 @@ def seed_threshold_table(X, y, estimator, *, X_test, y_test, seeds, thresholds, 
     """Self-train ``estimator`` from ``n_labeled`` points per class for every seed and threshold.
 
     Each seed draws the labeled points (:func:`sslviz.splits.split_labeled`, ``per_class``) from
-    ``X, y`` as the stepper does; every run is cached on disk (:func:`runner.run_jobs`).
+    ``X, y`` as the stepper does; every run is cached on disk (:func:`runner.run_grid`).
 
     Returns
     -------
@@ -256,19 +253,15 @@ def seed_threshold_table(X, y, estimator, *, X_test, y_test, seeds, thresholds, 
         raise ValueError("seed_threshold_table needs at least one seed and one threshold")
     digest = data_digest(np.asarray(X, dtype=float), np.asarray(y), np.asarray(X_test, dtype=float),
                          np.asarray(y_test))
-    jobs = [{"threshold": float(t), "seed": int(s)} for t in thresholds for s in seeds]
     fixed = {"n_labeled": int(n_labeled), "max_iter": int(max_iter), "estimator": repr(estimator)}
-    results = run_jobs(_table_cell, jobs, kind="bootstrapping_2d",
-                       shared={"X": X, "y": y, "X_test": X_test, "y_test": y_test,
-                               "estimator": estimator, "n_labeled": n_labeled,
-                               "max_iter": max_iter},
-                       key=lambda job: {**job, **fixed, "data": digest, "version": RESULT_VERSION},
-                       use_cache=use_cache, n_jobs=n_jobs, progress=False)
-    shape = (len(thresholds), len(seeds))
-    field = {name: np.array([float(r[name]) for r in results]).reshape(shape)
-             for name in ("start", "end", "n_first", "n_pseudo", "n_wrong")}
-    return SeedThresholdTable(thresholds, seeds, field["start"][0], field["end"],
-                              *(field[n].astype(int) for n in ("n_first", "n_pseudo", "n_wrong")))
+    grid = run_grid(_table_cell, {"threshold": thresholds, "seed": seeds}, kind="bootstrapping_2d",
+                    shared={"X": X, "y": y, "X_test": X_test, "y_test": y_test,
+                            "estimator": estimator, "n_labeled": n_labeled, "max_iter": max_iter},
+                    key=lambda job: {**job, **fixed, "data": digest, "version": RESULT_VERSION},
+                    use_cache=use_cache, n_jobs=n_jobs, progress=False)
+    return SeedThresholdTable(thresholds, seeds, grid["start"][0].astype(float),
+                              grid["end"].astype(float),
+                              *(grid[n].astype(int) for n in ("n_first", "n_pseudo", "n_wrong")))
 
 
 def _table_cell(X, y, X_test, y_test, estimator, n_labeled, max_iter, threshold, seed):

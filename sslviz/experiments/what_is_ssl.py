@@ -9,7 +9,7 @@ the unlabeled points (default: ``LabelSpreading`` with an RBF graph, Zhou et al.
 gives whole clusters the label of the labeled points in them: right when clusters are classes,
 wrong when they are not. Both are scored on the same held-out points. One fit costs 10-20 ms
 for 300 points; the sweep (:func:`sweep_cluster_assumption`, 280 fits by default, about 3 s) runs
-on :func:`sslviz.experiments.runner.run_jobs` (cached on disk, parallel, with a progress bar).
+on :func:`sslviz.experiments.runner.run_grid` (cached on disk, parallel, with a progress bar).
 
 **Why unlabeled text helps.** Naive Bayes trained on a handful of labeled documents (EM's
 iteration 0) gives every word those documents never show the same class association
@@ -49,7 +49,7 @@ from ..tuning import choose_nb_alpha
 from ..validation import check_int
 from ..words import log_odds_pair, top_indices
 from .em import em_run
-from .runner import run_jobs
+from .runner import axis_index, run_grid
 
 TOY_EXTENT = (-4.5, 4.5, -6.5, 6.5)  # (x_min, x_max, y_min, y_max): the toy data's picture
 RESULT_VERSION = 1  # bump for a change sslviz.code_digest cannot see (a dependency's)
@@ -192,11 +192,8 @@ class Sweep:
 
     def at(self, n_labeled):
         """(supervised, semi-supervised) accuracies at one size, each (n_angles, n_seeds)."""
-        matches = np.flatnonzero(self.sizes == n_labeled)
-        if len(matches) == 0:
-            raise ValueError(f"n_labeled={n_labeled} was not swept; the sweep has sizes "
-                             f"{self.sizes.tolist()}")
-        return self.supervised[matches[0]], self.semi_supervised[matches[0]]
+        row = axis_index("n_labeled", self.sizes, n_labeled)
+        return self.supervised[row], self.semi_supervised[row]
 
     def ends(self, n_labeled):
         """``{"favourable": (angle, supervised, semi), "unfavourable": (...)}``: mean
@@ -248,16 +245,14 @@ def sweep_cluster_assumption(angles=(0, 15, 30, 45, 60, 75, 90), sizes=(2, 4, 8,
                   "supervised": default_supervised() if supervised is None else supervised,
                   "semi_supervised": (default_semi_supervised() if semi_supervised is None
                                       else semi_supervised)}
-    jobs = [{"angle": float(a), "n_labeled": int(n), "seed": int(s)}
-            for n in sizes for a in angles for s in seeds]
     settings = {key: _describe(value) for key, value in fit_params.items()}
-    results = run_jobs(_sweep_cell, jobs, kind="cluster_assumption", shared=fit_params,
-                       key=lambda job: {**job, **settings, "version": RESULT_VERSION},
-                       use_cache=use_cache, n_jobs=n_jobs, progress=progress,
-                       description="cluster-assumption sweep")
-    accuracy = np.array([[r["supervised"], r["semi_supervised"]] for r in results], dtype=float)
-    accuracy = accuracy.reshape(len(sizes), len(angles), len(seeds), 2)
-    return Sweep(angles, sizes, seeds, accuracy[..., 0], accuracy[..., 1], fit_params)
+    grid = run_grid(_sweep_cell, {"n_labeled": sizes, "angle": angles, "seed": seeds},
+                    kind="cluster_assumption", shared=fit_params,
+                    key=lambda job: {**job, **settings, "version": RESULT_VERSION},
+                    use_cache=use_cache, n_jobs=n_jobs, progress=progress,
+                    description="cluster-assumption sweep")
+    return Sweep(angles, sizes, seeds, grid["supervised"].astype(float),
+                 grid["semi_supervised"].astype(float), fit_params)
 
 
 def _sweep_cell(angle, n_labeled, seed, **fit_params):
