@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from explorer_checks import assert_exports
@@ -15,6 +17,7 @@ from sslviz.experiments.model_selection_views import (
     score_curves_view,
     study_cell,
 )
+from sslviz.experiments.runner import NotRun
 from sslviz.splits import split_labeled
 from sslviz.tuning import ALPHA_CRITERIA
 from sslviz.widgets.model_selection import choices_explorer, criteria_explorer
@@ -58,6 +61,8 @@ def test_score_curves_are_the_criteria_called_directly(toy, cells):
     assert np.isfinite(one.scores["evidence"]).all()
     assert all(np.isnan(one.scores[c]).all() for c in CRITERIA if c != "evidence")
     assert not one.below_guess()  # undefined: never reported as below the guess
+    with pytest.raises(NotRun, match=re.escape("seed 7 was not run; the grid has seed [0, 1, 2]")):
+        score_curves_view(toy, cell, 7, n_unlabeled=50)
 
 
 def test_choices_view_regret_is_the_gap_to_the_test_best(cells):

@@ -18,6 +18,7 @@ import numpy as np
 from ..splits import split_labeled
 from ..tuning import ALPHA_CRITERIA, ALPHA_GRID, PARAMETER_KINDS
 from .model_selection import CRITERIA, N_UNLABELED
+from .runner import axis_index
 
 CRITERION_LABELS = {
     "evidence": "evidence (MacKay & Peto)",
@@ -89,9 +90,7 @@ def score_curves_view(corpus, cell, seed, *, n_unlabeled=N_UNLABELED):
     study that made ``cell``)."""
     if corpus.name != cell.corpus:
         raise ValueError(f"the cell is of {cell.corpus!r}, the corpus is {corpus.name!r}")
-    row = int(np.flatnonzero(cell.seeds == seed)[0]) if seed in cell.seeds else None
-    if row is None:
-        raise ValueError(f"seed {seed} is not among the study's splits {cell.seeds.tolist()}")
+    row = axis_index("seed", cell.seeds, seed)  # NotRun for a split the study did not make
     X, y = labeled_rows(corpus, cell.n_labeled, seed, n_unlabeled=n_unlabeled)
     defined = cell.n_labeled >= 2
     scores = {}
