@@ -133,3 +133,10 @@ def test_a_grid_built_by_hand_reads_the_same():
 def test_the_docstring_examples_hold():
     result = doctest.testmod(runner, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 3 and result.failed == 0
+
+
+@pytest.mark.parametrize("values, shown", [([], "[]"), ([(1, 2), (3, 4)], "[[1, 2], [3, 4]]")])
+def test_an_axis_must_be_values_one_by_one(values, shown):
+    with pytest.raises(ValueError, match=re.escape(f"axis 'seed' must be a non-empty sequence of "
+                                                   f"single values, got {shown}")):
+        run_grid(plain, {"size": [1], "seed": values}, kind="plain", key=key)

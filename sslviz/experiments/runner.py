@@ -328,6 +328,10 @@ def run_grid(function, axes, *, kind, key, **run_jobs_kwargs):
     2}``; then ``.at(size=4)["accuracy"]`` holds one accuracy per seed.
     """
     axes = {name: np.asarray([_plain(v) for v in values]) for name, values in axes.items()}
+    for name, values in axes.items():
+        if values.ndim != 1 or len(values) == 0:
+            raise ValueError(f"axis {name!r} must be a non-empty sequence of single values, got "
+                             f"{values.tolist()}")
     jobs = [dict(zip(axes, cell, strict=True))
             for cell in itertools.product(*(values.tolist() for values in axes.values()))]
     results = run_jobs(function, jobs, kind=kind, key=key, **run_jobs_kwargs)
