@@ -140,3 +140,17 @@ def test_an_axis_must_be_values_one_by_one(values, shown):
     with pytest.raises(ValueError, match=re.escape(f"axis 'seed' must be a non-empty sequence of "
                                                    f"single values, got {shown}")):
         run_grid(plain, {"size": [1], "seed": values}, kind="plain", key=key)
+
+
+def test_fixed_arguments_go_to_every_job_and_its_key():
+    keys = []
+
+    def recording_key(job):
+        keys.append(dict(job))
+        return {"version": 1, **job}
+
+    grid = run_grid(cell, {"seed": [0, 1]}, kind="grid", key=recording_key, fixed={"size": 4},
+                    progress=False)
+    np.testing.assert_array_equal(grid["code"], [40, 41])
+    assert list(grid.axes) == ["seed"]
+    assert keys[:2] == [{"size": 4, "seed": 0}, {"size": 4, "seed": 1}]

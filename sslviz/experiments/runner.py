@@ -316,9 +316,10 @@ class Grid:
                     None if self.missing is None else self.missing[where])
 
 
-def run_grid(function, axes, *, kind, key, **run_jobs_kwargs):
+def run_grid(function, axes, *, kind, key, fixed=None, **run_jobs_kwargs):
     """:func:`run_jobs` over every combination of ``axes`` (name -> values), the last axis
-    varying fastest; each job is ``{name: value}``. Returns a :class:`Grid`.
+    varying fastest; each job is ``{**fixed, name: value, ...}`` (``fixed``: job arguments that
+    are the same in every job, part of its key). Returns a :class:`Grid`.
 
     With ``cached_only=True`` a job the cache does not hold is a missing cell: NaN in every
     field, ``True`` in :attr:`Grid.missing`.
@@ -332,7 +333,7 @@ def run_grid(function, axes, *, kind, key, **run_jobs_kwargs):
         if values.ndim != 1 or len(values) == 0:
             raise ValueError(f"axis {name!r} must be a non-empty sequence of single values, got "
                              f"{values.tolist()}")
-    jobs = [dict(zip(axes, cell, strict=True))
+    jobs = [{**(fixed or {}), **dict(zip(axes, cell, strict=True))}
             for cell in itertools.product(*(values.tolist() for values in axes.values()))]
     results = run_jobs(function, jobs, kind=kind, key=key, **run_jobs_kwargs)
     shape = tuple(len(values) for values in axes.values())
