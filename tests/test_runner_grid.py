@@ -135,7 +135,8 @@ def test_the_docstring_examples_hold():
     assert result.attempted >= 3 and result.failed == 0
 
 
-@pytest.mark.parametrize("values, shown", [([], "[]"), ([(1, 2), (3, 4)], "[[1, 2], [3, 4]]")])
+@pytest.mark.parametrize("values, shown", [([], "[]"), ([(1, 2), (3, 4)], "[[1, 2], [3, 4]]"),
+                                           (3, "3")])
 def test_an_axis_must_be_values_one_by_one(values, shown):
     with pytest.raises(ValueError, match=re.escape(f"axis 'seed' must be a non-empty sequence of "
                                                    f"single values, got {shown}")):
@@ -154,3 +155,15 @@ def test_fixed_arguments_go_to_every_job_and_its_key():
     np.testing.assert_array_equal(grid["code"], [40, 41])
     assert list(grid.axes) == ["seed"]
     assert keys[:2] == [{"size": 4, "seed": 0}, {"size": 4, "seed": 1}]
+
+
+def named(size):
+    return {"name": np.array(f"size {size}"), "value": np.array(float(size))}
+
+
+def test_a_missing_cell_of_a_field_of_strings_is_none():
+    run_grid(named, {"size": [2]}, kind="named", key=key, progress=False)
+    grid = run_grid(named, {"size": [2, 3]}, kind="named", key=key, cached_only=True)
+    assert grid["name"].tolist() == ["size 2", None]
+    np.testing.assert_array_equal(grid["value"], [2.0, np.nan])
+    assert grid.missing.tolist() == [False, True]

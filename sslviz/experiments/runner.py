@@ -275,10 +275,11 @@ def axis_index(axis, values, value):
     return int(found[0])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Grid:
     """Results over named axes: ``fields[name]`` has shape ``shape`` (+ the shape of one job's
-    array). ``missing[cell]``: the job was not run (its values NaN); ``None`` when none is.
+    array). ``missing[cell]``: the job was not run (its values NaN, or None in a field of
+    strings); ``None`` when none is.
 
     >>> grid = Grid({"size": np.array([2, 4]), "seed": np.array([0, 1, 2])},
     ...             {"accuracy": np.arange(6.0).reshape(2, 3)})
@@ -328,11 +329,7 @@ def run_grid(function, axes, *, kind, key, fixed=None, **run_jobs_kwargs):
     six jobs ``{"size": 2, "seed": 0}``, ``{"size": 2, "seed": 1}``, ..., ``{"size": 4, "seed":
     2}``; then ``.at(size=4)["accuracy"]`` holds one accuracy per seed.
     """
-    axes = {name: np.asarray([_plain(v) for v in values]) for name, values in axes.items()}
-    for name, values in axes.items():
-        if values.ndim != 1 or len(values) == 0:
-            raise ValueError(f"axis {name!r} must be a non-empty sequence of single values, got "
-                             f"{values.tolist()}")
+    axes = {name: _axis(name, values) for name, values in axes.items()}
     jobs = [{**(fixed or {}), **dict(zip(axes, cell, strict=True))}
             for cell in itertools.product(*(values.tolist() for values in axes.values()))]
     results = run_jobs(function, jobs, kind=kind, key=key, **run_jobs_kwargs)
@@ -342,14 +339,25 @@ def run_grid(function, axes, *, kind, key, fixed=None, **run_jobs_kwargs):
     fields = {}
     for name in found[0] if found else ():
         template = np.asarray(found[0][name])
-        fields[name] = np.stack([np.full(template.shape, np.nan) if result is None
+        fill = (np.full(template.shape, np.nan) if template.dtype.kind in "biufc"
+                else np.full(template.shape, None, dtype=object))
+        fields[name] = np.stack([fill if result is None
                                  else _field(result, name, template.shape)
                                  for result in results]).reshape(shape + template.shape)
     return Grid(axes, fields, missing if missing.any() else None)
 
 
-def _plain(value):
-    return value.item() if isinstance(value, np.generic) else value
+def _axis(name, values):
+    """The values of axis ``name`` as a 1-D array of plain values (a clear error otherwise)."""
+    try:
+        values = np.asarray([value.item() if isinstance(value, np.generic) else value
+                             for value in values])
+    except TypeError:
+        values = np.asarray(values)
+    if values.ndim != 1 or len(values) == 0:
+        raise ValueError(f"axis {name!r} must be a non-empty sequence of single values, got "
+                         f"{values.tolist()}")
+    return values
 
 
 def _field(result, name, shape):
