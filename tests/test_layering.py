@@ -122,19 +122,35 @@ def _algorithm_modules():
     return found
 
 
-_DATA_PROBE = f"""
+_ALONE_PROBE = """
 import importlib, json, sys
-name = sys.argv[1]
-importlib.import_module(name)
-print(json.dumps(sorted(m for m in sys.modules if m.startswith({DATA_AND_ABOVE!r}))))
+report = {}
+for name in json.loads(sys.argv[1]):
+    for loaded in [m for m in sys.modules if m == "sslviz" or m.startswith("sslviz.")]:
+        del sys.modules[loaded]  # as if in a fresh interpreter: sslviz is imported anew
+    importlib.import_module(name)
+    report[name] = sorted(m for m in sys.modules if m == "sslviz" or m.startswith("sslviz."))
+print(json.dumps(report))
 """
 
 
-def _loaded_by(module):
-    """The modules of ``DATA_AND_ABOVE`` that importing ``module`` alone loads."""
-    result = subprocess.run([sys.executable, "-c", _DATA_PROBE, module],
+@pytest.fixture(scope="module")
+def loaded_alone():
+    """For each probed module: the sslviz modules that importing it alone loads.
+
+    One interpreter serves every module (numpy, scipy and scikit-learn are imported once):
+    before each import every ``sslviz`` module is dropped from ``sys.modules``, so what the
+    import loads is exactly what it loads in a fresh interpreter (only sslviz imports sslviz).
+    """
+    modules = sorted({*_algorithm_modules(), "sslviz.cache", "sslviz.em"})
+    result = subprocess.run([sys.executable, "-c", _ALONE_PROBE, json.dumps(modules)],
                             capture_output=True, text=True, check=True)
     return json.loads(result.stdout.splitlines()[-1])
+
+
+def _data_and_above(loaded):
+    """The modules of ``DATA_AND_ABOVE`` among ``loaded``."""
+    return [m for m in loaded if m.startswith(DATA_AND_ABOVE)]
 
 
 def test_the_estimator_modules_are_found():
@@ -144,22 +160,36 @@ def test_the_estimator_modules_are_found():
         assert expected in found
 
 
+def test_the_shared_probe_reports_what_a_fresh_interpreter_loads(loaded_alone):
+    """The purge works: the module probed last (after every other one was imported in the same
+    interpreter) loads the same sslviz modules as when it is imported in an interpreter of its
+    own, and each module is reported with what it imports itself."""
+    last = sorted(loaded_alone)[-1]
+    probe = ("import json, sys, importlib; importlib.import_module(sys.argv[1]); print(json.dumps("
+             "sorted(m for m in sys.modules if m == 'sslviz' or m.startswith('sslviz.'))))")
+    fresh = subprocess.run([sys.executable, "-c", probe, last], capture_output=True, text=True,
+                           check=True)
+    assert loaded_alone[last] == json.loads(fresh.stdout.splitlines()[-1])
+    for name, loaded in loaded_alone.items():
+        assert name in loaded and "sslviz" in loaded, name
+    assert "sslviz.nb_mixture" in loaded_alone["sslviz.cem"]  # both build on the mixture, and
+    assert "sslviz.nb_mixture" in loaded_alone["sslviz.em"]  # em is probed after cem
+
+
 @pytest.mark.parametrize("module", _algorithm_modules())
-def test_estimators_import_no_data_cache_or_experiment_module(module):
-    assert _loaded_by(module) == [], (
+def test_estimators_import_no_data_cache_or_experiment_module(loaded_alone, module):
+    assert _data_and_above(loaded_alone[module]) == [], (
         f"{module} reaches data, the cache or the experiments: take words, arrays and settings "
         "as arguments and resolve names (stop lists, corpora) in sslviz.experiments")
 
 
-def test_the_cache_is_on_the_ground_floor():
-    assert _loaded_by("sslviz.cache") == ["sslviz.cache"]  # no dataset loader comes with it
+def test_the_cache_is_on_the_ground_floor(loaded_alone):
+    # no dataset loader comes with it
+    assert _data_and_above(loaded_alone["sslviz.cache"]) == ["sslviz.cache"]
 
 
-def test_lecture_04_does_not_import_lecture_07():
-    result = subprocess.run([sys.executable, "-c", "import sys, sslviz.em; "
-                             "print('sslviz.cem' in sys.modules)"],
-                            capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "False"
+def test_lecture_04_does_not_import_lecture_07(loaded_alone):
+    assert "sslviz.cem" not in loaded_alone["sslviz.em"]
 
 
 def test_the_lecture_registry_the_notebooks_and_the_module_trios_agree():
