@@ -4,6 +4,7 @@ Every test has a private result cache (tests/conftest.py).
 """
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -62,14 +63,31 @@ def test_with_the_papers_settings_the_linear_svm_is_the_count_svm(tmp_path):
     assert {r["chosen"] for r in summary["settings"]["paper"]["records"]} == {1.0}  # C, α given
 
 
+def _empty(cache):
+    """Another machine: an empty cache."""
+    for entry in (cache / "fisher").glob("*.npz"):
+        entry.unlink()
+
+
+def _restore(cache, saved):
+    """Put back the cache entries of ``saved`` (a copy made after the runner wrote them): the
+    same files a rerun of those jobs writes, without refitting them."""
+    _empty(cache)
+    for entry in saved.glob("*.npz"):
+        shutil.copy2(entry, cache / "fisher" / entry.name)
+
+
 def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cache):
+    """Split 1 is recomputed once (its accuracies equal the file's); later, the cache of split 1
+    alone and then of every split are restored from copies instead of refitted again."""
     path = tmp_path / "paper.json"
     run()
+    every_split = shutil.copytree(result_cache / "fisher", tmp_path / "every-split")
     full = write(path)
     n_full = R.count_records(full)
-    for entry in (result_cache / "fisher").glob("*.npz"):  # another machine: an empty cache
-        entry.unlink()
+    _empty(result_cache)
     run(splits=[1])  # it runs one split again
+    split_1 = shutil.copytree(result_cache / "fisher", tmp_path / "split-1")
     again = write(path)
     assert R.read_results(path) == again
     assert R.count_records(again) == n_full
@@ -79,14 +97,13 @@ def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cach
 
     stale = {**full, "code": {"module": "sslviz.experiments.fisher", "digest": "0" * 16}}
     path.write_text(json.dumps(stale))
-    for entry in (result_cache / "fisher").glob("*.npz"):
-        entry.unlink()
-    run(splits=[1])
+    _restore(result_cache, split_1)  # a cache of split 1 only
+    assert len(list(split_1.glob("*.npz"))) < len(list(every_split.glob("*.npz")))
     with pytest.raises(cli.UsageError, match=f"holds {n_full} records; .* would hold "
                        f"{n_full // 2} .* nothing was written"):
         write(path)  # other code, not merged: it would shrink
     assert json.loads(path.read_text()) == stale
-    run(splits=[0])  # today's code: every split
+    _restore(result_cache, every_split)  # today's code: every split
     fresh = write(path)
     assert R.count_records(fresh) == n_full
     kept = tmp_path / f"paper.{'0' * 16}.json"
