@@ -3,6 +3,7 @@
 Every test has a private result cache (tests/conftest.py).
 """
 
+import shutil
 from dataclasses import replace
 
 import numpy as np
@@ -209,9 +210,22 @@ def test_grid_cells_are_split_accuracies_and_labeled_only_methods_repeat():
     assert grid.table()[1, CHEAP.index("nb")] > grid.table()[0, CHEAP.index("nb")]
 
 
-def test_grid_is_cached_per_job_and_reused_by_other_method_sets(result_cache, monkeypatch):
-    first = fisher_grid(X, Y, methods=("ul-cat", "nb"), **GRID)
-    files = sorted((result_cache / "fisher").glob("*.npz"))
+@pytest.fixture(scope="module")
+def ul_cat_and_nb(tmp_path_factory):
+    """``fisher_grid(methods=("ul-cat", "nb"), **GRID)`` computed once into an empty cache of its
+    own: (the grid, that cache's folder), which the tests below copy into their private caches."""
+    with pytest.MonkeyPatch.context() as patch:
+        folder = tmp_path_factory.mktemp("ul-cat-nb-cache")
+        patch.setenv("SSLVIZ_CACHE", str(folder))
+        patch.setenv("SSLVIZ_STORE", "")
+        grid = fisher_grid(X, Y, methods=("ul-cat", "nb"), **GRID)
+    return grid, folder
+
+
+def test_grid_is_cached_per_job_and_reused_by_other_method_sets(result_cache, monkeypatch,
+                                                                ul_cat_and_nb):
+    first, computed = ul_cat_and_nb  # what fisher_grid wrote into an empty cache
+    files = sorted((computed / "fisher").glob("*.npz"))
     # ul-cat (with nb+em): 2 sizes x 2 unlabeled sizes x 2 splits; nb (with n-cat): once per
     # labeled set
     assert len(files) == 8 + 4
@@ -219,6 +233,7 @@ def test_grid_is_cached_per_job_and_reused_by_other_method_sets(result_cache, mo
            "data": fisher_experiments.data_digest(X, Y, *FOLDS), "n_labeled": 30,
            "n_unlabeled": 0, "split": 1, "methods": ["n-cat", "nb"],
            "settings": SETTINGS.group_key(("n-cat", "nb"))}
+    shutil.copytree(computed, result_cache, dirs_exist_ok=True)
     entry = ResultCache("fisher", code=fisher_experiments).load(key)
     assert entry["accuracy"][1] == first.accuracy[1, 0, 1, 1] == first.accuracy[1, 1, 1, 1]
     assert entry["seconds"].shape == (2,)
@@ -254,10 +269,11 @@ def test_an_interrupted_grid_resumes_and_use_cache_false_recomputes(monkeypatch)
     np.testing.assert_array_equal(resumed.accuracy, fresh.accuracy)
 
 
-def test_stored_grid_reads_the_cache_only(result_cache, monkeypatch):
+def test_stored_grid_reads_the_cache_only(result_cache, monkeypatch, ul_cat_and_nb):
     stored_args = {name: value for name, value in GRID.items() if name != "progress"}
     assert stored_fisher_grid(X, Y, methods=("ul-cat", "nb"), **stored_args) is None
-    first = fisher_grid(X, Y, methods=("ul-cat", "nb"), **GRID)
+    first, computed = ul_cat_and_nb
+    shutil.copytree(computed, result_cache, dirs_exist_ok=True)  # what fisher_grid wrote
     monkeypatch.setattr(fisher_experiments, "fisher_split_accuracies", refuse)
     stored = stored_fisher_grid(X, Y, methods=("ul-cat", "nb"), **stored_args)
     np.testing.assert_array_equal(stored.accuracy, first.accuracy)
