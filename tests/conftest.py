@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from pathlib import Path
@@ -121,14 +122,28 @@ def result_cache(request, tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def module_result_cache(tmp_path_factory):
+def module_result_cache(empty_cache):
     """A private result cache for a module-scoped fixture; the tests that use that fixture read
     and write this cache too (see :func:`result_cache`)."""
-    with pytest.MonkeyPatch.context() as patch:
-        folder = tmp_path_factory.mktemp("module-cache")
-        patch.setenv("SSLVIZ_CACHE", str(folder))
-        patch.setenv("SSLVIZ_STORE", "")
+    with empty_cache("module-cache") as folder:
         yield folder
+
+
+@pytest.fixture(scope="session")
+def empty_cache(tmp_path_factory):
+    """``with empty_cache(name) as folder:`` a new, empty private result cache (and no stored
+    results) inside the block: for a module-scoped fixture that computes into a cache of its own,
+    which tests then copy into theirs."""
+
+    @contextlib.contextmanager
+    def block(name="cache"):
+        with pytest.MonkeyPatch.context() as patch:
+            folder = tmp_path_factory.mktemp(name)
+            patch.setenv("SSLVIZ_CACHE", str(folder))
+            patch.setenv("SSLVIZ_STORE", "")
+            yield folder
+
+    return block
 
 
 class _TimePerPart:

@@ -211,13 +211,10 @@ def test_grid_cells_are_split_accuracies_and_labeled_only_methods_repeat():
 
 
 @pytest.fixture(scope="module")
-def ul_cat_and_nb(tmp_path_factory):
+def ul_cat_and_nb(empty_cache):
     """``fisher_grid(methods=("ul-cat", "nb"), **GRID)`` computed once into an empty cache of its
     own: (the grid, that cache's folder), which the tests below copy into their private caches."""
-    with pytest.MonkeyPatch.context() as patch:
-        folder = tmp_path_factory.mktemp("ul-cat-nb-cache")
-        patch.setenv("SSLVIZ_CACHE", str(folder))
-        patch.setenv("SSLVIZ_STORE", "")
+    with empty_cache("ul-cat-nb-cache") as folder:
         grid = fisher_grid(X, Y, methods=("ul-cat", "nb"), **GRID)
     return grid, folder
 
