@@ -2,6 +2,7 @@
 table, perplexity, the command line) and the explorers of sslviz.widgets.hybrid, on a small
 synthetic corpus. Every test has a private result cache (tests/conftest.py)."""
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -16,12 +17,39 @@ import sslviz.experiments.hybrid as H
 import sslviz.experiments.hybrid_results as R
 import sslviz.experiments.hybrid_studies as S
 from sslviz import cli
+from sslviz.cache import stored_key
 from sslviz.code_digest import code_of
 from sslviz.threads import holders
 from sslviz.tuning import ALPHA_GRID, choose_by_cv, labeled_folds, loo_log_likelihood
 
 X, Y, _ = topic_corpus(n_docs=300, n_words=30, n_labeled=0, seed=5)
 SETTINGS = {"n_test": 60, "n_unlabeled": 150}
+
+
+@pytest.fixture(scope="module")
+def table_8(empty_cache):
+    """``hybrid_table(sizes=[8], seeds=[0, 1])`` under each selection, computed once in an empty
+    cache of its own: ({selection: table}, that cache's folder). The tests copy the entries they
+    need into their private caches (:func:`copy_entries`) instead of refitting them."""
+    corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
+    with empty_cache("hybrid-8") as folder:
+        tables = {selection: H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False,
+                                            selection=selection)
+                  for selection in H.SELECTIONS}
+    return tables, folder
+
+
+def copy_entries(source, cache, **fields):
+    """Copy the table entries of the cache ``source`` whose key holds ``fields`` (e.g.
+    ``seed=1``) into ``cache``, as the jobs would write them; return how many."""
+    (cache / "hybrid").mkdir(parents=True, exist_ok=True)
+    copied = 0
+    for entry in sorted((source / "hybrid").glob("*.npz")):
+        key = stored_key(entry)
+        if all(key[name] == value for name, value in fields.items()):
+            shutil.copy2(entry, cache / "hybrid" / entry.name)
+            copied += 1
+    return copied
 
 
 def test_evaluation_split_draws_test_then_unlabeled_then_labeled():
@@ -124,15 +152,17 @@ def test_a_job_runs_on_one_blas_thread(monkeypatch):
     assert holders() == 0
 
 
-def test_table_is_cached_and_printed_with_the_paper():
+def test_table_is_cached_and_printed_with_the_paper(result_cache, table_8):
     corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
-    table = H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False)
+    computed, source = table_8
+    table = computed[H.LABELED_SELECTION]  # computed in an empty cache, which it wrote
     assert table.accuracy.shape == (1, 2, 5)
     assert table.method("hybrid").shape == (1, 2)
+    assert copy_entries(source, result_cache, selection=H.LABELED_SELECTION) == 2  # one a job
     original = H.evaluate_split
     H.evaluate_split = refusing(original)  # a refit would fail: the second call reads the cache
     try:
-        again = H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False)
+        again = H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False)  # the default
     finally:
         H.evaluate_split = original
     np.testing.assert_array_equal(again.accuracy, table.accuracy)
@@ -149,8 +179,9 @@ def test_mer_study_reproduces_the_tables_mer_and_tables_can_leave_it_out():
     assert study.cv_accuracy.shape == study.test_accuracy.shape == (2, len(H.MER_WEIGHTS))
     assert study.shares.shape == (2, len(H.MER_WEIGHTS), 3)
     np.testing.assert_allclose(study.shares.sum(axis=2), 1.0)
+    results = {seed: H.evaluate_split(X, Y, 9, seed, **SETTINGS) for seed in (1, 2)}
     for i, seed in enumerate((1, 2)):
-        result = H.evaluate_split(X, Y, 9, seed, **SETTINGS)
+        result = results[seed]
         assert study.C[i] == result["C"]
         if result["mer_weight"] in H.MER_WEIGHTS:
             assert study.chosen[i] == result["mer_weight"]
@@ -165,7 +196,7 @@ def test_mer_study_reproduces_the_tables_mer_and_tables_can_leave_it_out():
     assert "λ by cv" in S.mer_study_text(study)
     lean = H.hybrid_table(corpus, sizes=[9], seeds=[1], mer=False, normalization_cv=False,
                           progress=False)
-    full = H.evaluate_split(X, Y, 9, 1, **SETTINGS)
+    full = results[1]
     assert np.isnan(lean.method("mlr/mer")).all() and np.isnan(lean.results["mer_weight"]).all()
     assert np.isnan(lean.results["normalize_cv"]).all()
     others = [H.METHODS.index(m) for m in H.METHODS if m != "mlr/mer"]
@@ -312,10 +343,12 @@ def test_alpha_study_fits_the_tables_alpha_and_the_words_alpha():
     assert "set 1: α" in S.alpha_study_text(study)
 
 
-def test_results_file_summarises_the_cache_without_computing(tmp_path, monkeypatch):
+def test_results_file_summarises_the_cache_without_computing(tmp_path, monkeypatch, result_cache,
+                                                             table_8):
     corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
-    table = H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False,
-                   selection=H.PAPER_SCALE_SELECTION)
+    computed, source = table_8
+    copy_entries(source, result_cache, selection=H.PAPER_SCALE_SELECTION)
+    table = computed[H.PAPER_SCALE_SELECTION]
     monkeypatch.setattr(H, "evaluate_split", None)  # nothing may be computed from here on
     path = tmp_path / "results" / "paper.json"
     summary = R.write_results([corpus], path, seeds=[0, 1, 2])
@@ -359,9 +392,10 @@ def test_results_file_summarises_the_cache_without_computing(tmp_path, monkeypat
         R.update_readme(readme, summary)
 
 
-def test_the_readme_block_shows_the_selection_the_summary_names(tmp_path, monkeypatch, capsys):
+def test_the_readme_block_shows_the_selection_the_summary_names(tmp_path, monkeypatch, capsys,
+                                                                result_cache, table_8):
     corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
-    H.hybrid_table(corpus, sizes=[8], seeds=[0], progress=False, selection=H.LABELED_SELECTION)
+    copy_entries(table_8[1], result_cache, selection=H.LABELED_SELECTION, seed=0)  # set 0 ran
     path, readme = tmp_path / "paper.json", tmp_path / "README.md"
     monkeypatch.setattr(S, "load_corpora", lambda: [corpus])
     monkeypatch.setattr(S, "RESULTS_FILE", path)
@@ -422,9 +456,12 @@ def test_a_results_file_of_other_code_names_the_rerun():
     assert R.results_code_changed({"code": code_of(H.evaluate_split)}) == ""
 
 
-def test_recheck_records_todays_code_only_when_the_smallest_cell_is_unchanged(tmp_path):
+def test_recheck_records_todays_code_only_when_the_smallest_cell_is_unchanged(tmp_path,
+                                                                              result_cache,
+                                                                              table_8):
     corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
-    H.hybrid_table(corpus, sizes=[8, 16], seeds=[0], progress=False,
+    copy_entries(table_8[1], result_cache, selection=H.PAPER_SCALE_SELECTION, seed=0)
+    H.hybrid_table(corpus, sizes=[8, 16], seeds=[0], progress=False,  # computes size 16
                    selection=H.PAPER_SCALE_SELECTION)
     path = tmp_path / "paper.json"
     summary = R.write_results([corpus], path, seeds=[0])
@@ -444,17 +481,19 @@ def test_recheck_records_todays_code_only_when_the_smallest_cell_is_unchanged(tm
     assert R.read_results(path) == moved  # the file is left as it was
 
 
-def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cache):
+def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cache, table_8):
+    """The cache's sets are copied from ``table_8``'s cache, the entries the jobs wrote, instead
+    of refitted."""
     corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
-    H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False,
-                   selection=H.PAPER_SCALE_SELECTION)
+    source = table_8[1]
+    copy_entries(source, result_cache, selection=H.PAPER_SCALE_SELECTION)
     path = tmp_path / "paper.json"
     full = R.write_results([corpus], path, seeds=[0, 1])
     assert full["corpora"]["webkb"]["sizes"]["8"]["seeds"] == [0, 1]
     for entry in (result_cache / "hybrid").glob("*.npz"):  # another machine: an empty cache
         entry.unlink()
-    H.hybrid_table(corpus, sizes=[8], seeds=[1], progress=False,  # it runs one set again
-                   selection=H.PAPER_SCALE_SELECTION)
+    # it runs one set again
+    assert copy_entries(source, result_cache, selection=H.PAPER_SCALE_SELECTION, seed=1) == 1
     again = R.write_results([corpus], path, seeds=[0, 1])
     assert R.read_results(path) == again
     compared = [json.loads(json.dumps(entry["corpora"])) for entry in (again, full)]
@@ -468,8 +507,7 @@ def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cach
                        match="holds 2 evaluation sets under the selection .*; .* would hold 1"):
         R.write_results([corpus], path, seeds=[0, 1])  # other code, not merged: it would shrink
     assert json.loads(path.read_text()) == stale
-    H.hybrid_table(corpus, sizes=[8], seeds=[0], progress=False,  # today's code: every set
-                   selection=H.PAPER_SCALE_SELECTION)
+    copy_entries(source, result_cache, selection=H.PAPER_SCALE_SELECTION)  # today's code: every set
     fresh = R.write_results([corpus], path, seeds=[0, 1])
     assert fresh["corpora"]["webkb"]["sizes"]["8"]["seeds"] == [0, 1]
     kept = tmp_path / f"paper.{'0' * 16}.json"
@@ -500,11 +538,13 @@ def test_mers_lambda_is_extended_by_decades_up_to_its_documented_bounds():
     assert down.extended == () and not down.at_bound and down.params == {"entropy_weight": 1e-4}
 
 
-def test_the_file_keeps_each_selection_apart_and_a_new_one_never_drops_the_old(tmp_path):
+def test_the_file_keeps_each_selection_apart_and_a_new_one_never_drops_the_old(tmp_path,
+                                                                              result_cache,
+                                                                              table_8):
     corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
-    for selection, seeds in ((H.PAPER_SCALE_SELECTION, [0, 1]), (H.LABELED_SELECTION, [0])):
-        H.hybrid_table(corpus, sizes=[8], seeds=seeds, mer=True, progress=False,
-                       selection=selection)
+    # what hybrid_table(mer=True) writes: sets 0 and 1 of the first selection, set 0 of the other
+    copy_entries(table_8[1], result_cache, selection=H.PAPER_SCALE_SELECTION, mer=True)
+    copy_entries(table_8[1], result_cache, selection=H.LABELED_SELECTION, mer=True, seed=0)
     path = tmp_path / "paper.json"
     old = R.write_results([corpus], path, seeds=[0, 1])  # the default: the file's first
     # a file of the first layout (one selection at the top) is read as that selection's
@@ -531,10 +571,10 @@ def test_the_file_keeps_each_selection_apart_and_a_new_one_never_drops_the_old(t
         R.read_results(path, selection="best")
 
 
-def test_a_selection_that_would_shrink_refuses_with_its_counts(tmp_path, result_cache):
+def test_a_selection_that_would_shrink_refuses_with_its_counts(tmp_path, result_cache, table_8):
     corpus = H.HybridCorpus("webkb", X, Y, ["a", "b", "c"], np.array([]), None, 60, 150)
-    for selection in H.SELECTIONS:
-        H.hybrid_table(corpus, sizes=[8], seeds=[0, 1], progress=False, selection=selection)
+    source = table_8[1]
+    assert copy_entries(source, result_cache) == 4  # both selections, sets 0 and 1
     path = tmp_path / "paper.json"
     R.write_results([corpus], path, seeds=[0, 1])
     R.write_results([corpus], path, seeds=[0, 1], selection=H.LABELED_SELECTION)
@@ -544,8 +584,7 @@ def test_a_selection_that_would_shrink_refuses_with_its_counts(tmp_path, result_
     path.write_text(json.dumps(whole))
     for entry in (result_cache / "hybrid").glob("*.npz"):  # another machine: an empty cache
         entry.unlink()
-    H.hybrid_table(corpus, sizes=[8], seeds=[1], progress=False,
-                   selection=H.LABELED_SELECTION)
+    copy_entries(source, result_cache, selection=H.LABELED_SELECTION, seed=1)  # set 1 ran again
     with pytest.raises(cli.UsageError, match="holds 2 evaluation sets under the selection "
                        "'labeled-rows'; .* would hold 1"):
         R.write_results([corpus], path, seeds=[0, 1], selection=H.LABELED_SELECTION)
