@@ -22,11 +22,22 @@ def runs(corpus):
     return small_runs(corpus)
 
 
-@pytest.fixture
-def stepper(runs):
+@pytest.fixture(scope="module")
+def shared_stepper(runs):
     from sslviz.widgets.yarowsky import yarowsky_explorer
 
     return yarowsky_explorer(runs, word="w", threshold=0.9)
+
+
+@pytest.fixture
+def stepper(shared_stepper):
+    """The module's stepper, its controls put back to the values it opened with: a redraw of
+    what a test moved costs less than a new explorer (a figure, a background map)."""
+    shared_stepper.reset()
+    assert shared_stepper.last_error is None
+    assert shared_stepper.values() == shared_stepper.initial_values == {
+        "iteration": 0, "word": "w", "seeds": "a0 / b0", "threshold": 0.9, "mode": "keep"}
+    return shared_stepper
 
 
 def map_colors(explorer):
