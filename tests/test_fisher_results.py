@@ -36,8 +36,19 @@ def write(path):
     return R.write_results(X, Y, FOLDS, path, settings=SETTINGS, **SIZES)
 
 
-def test_the_file_holds_what_the_grid_computed(tmp_path):
-    grid = run()
+@pytest.fixture(scope="module")
+def tuned_grid(empty_cache):
+    """``run()``, computed once in an empty cache of its own: (the grid, the folder of the
+    entries it wrote), which the tests :func:`_restore` into their private caches instead of
+    refitting it."""
+    with empty_cache("fisher-results-cache") as folder:
+        grid = run()
+    return grid, folder / "fisher"
+
+
+def test_the_file_holds_what_the_grid_computed(tmp_path, result_cache, tuned_grid):
+    grid, saved = tuned_grid
+    _restore(result_cache, saved)  # what run() wrote
     summary = write(tmp_path / "paper.json")
     assert summary["code"] == code_of(fisher._run_job)
     assert summary["settings"]["paper"]["records"] == []  # not run
@@ -65,6 +76,7 @@ def test_with_the_papers_settings_the_linear_svm_is_the_count_svm(tmp_path):
 
 def _empty(cache):
     """Another machine: an empty cache."""
+    (cache / "fisher").mkdir(parents=True, exist_ok=True)
     for entry in (cache / "fisher").glob("*.npz"):
         entry.unlink()
 
@@ -77,12 +89,13 @@ def _restore(cache, saved):
         shutil.copy2(entry, cache / "fisher" / entry.name)
 
 
-def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cache):
-    """Split 1 is recomputed once (its accuracies equal the file's); later, the cache of split 1
-    alone and then of every split are restored from copies instead of refitted again."""
+def test_writing_the_results_file_never_drops_what_it_held(tmp_path, result_cache, tuned_grid):
+    """The cache of every split is ``tuned_grid``'s; split 1 is recomputed once (its accuracies
+    equal the file's); later, the cache of split 1 alone and then of every split are restored
+    from copies instead of refitted again."""
     path = tmp_path / "paper.json"
-    run()
-    every_split = shutil.copytree(result_cache / "fisher", tmp_path / "every-split")
+    every_split = tuned_grid[1]
+    _restore(result_cache, every_split)  # what run() wrote
     full = write(path)
     n_full = R.count_records(full)
     _empty(result_cache)
@@ -219,9 +232,11 @@ def test_recheck_reruns_the_cheapest_cell_of_each_table():
     assert R.recheck_jobs([]) == []
 
 
-def test_recheck_records_todays_code_only_when_the_cheapest_cells_are_unchanged(tmp_path):
+def test_recheck_records_todays_code_only_when_the_cheapest_cells_are_unchanged(tmp_path,
+                                                                              result_cache,
+                                                                              tuned_grid):
     path = tmp_path / "paper.json"
-    run(sizes=[6, 30], splits=[0, 1])
+    _restore(result_cache, tuned_grid[1])  # what run() wrote: sizes 6 and 30, splits 0 and 1
     run(PAPER, sizes=[30], unlabeled_sizes=[120], splits=[1])
     summary = write(path)
     stale = {**summary, "code": {"module": "sslviz.experiments.fisher", "digest": "0" * 16}}
