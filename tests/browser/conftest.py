@@ -95,14 +95,27 @@ def browser(chromium):
         launched.close()
 
 
-@pytest.fixture
-def page(browser, lab, record_property):
-    if getattr(lab, "start_seconds", None) is not None:  # reported by the first test only
-        record_property("browser: JupyterLab start", lab.start_seconds)
-        lab.start_seconds = None
+@pytest.fixture(scope="module")
+def _lab_page(browser):
+    """One page for the tests of a module: JupyterLab, once loaded, serves the next notebook."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(PATIENCE_S * 1000 / 5)  # one click or look-up: ms idle
     yield page
     context.close()
-    lab.shutdown_kernels()
+
+
+@pytest.fixture
+def page(_lab_page, lab, record_property):
+    """The module's page; after the test, every document it opened is closed and every kernel
+    stopped (one notebook's kernel must not slow down the next one)."""
+    if getattr(lab, "start_seconds", None) is not None:  # reported by the first test only
+        record_property("browser: JupyterLab start", lab.start_seconds)
+        lab.start_seconds = None
+    _lab_page.set_viewport_size({"width": 1400, "height": 1000})
+    yield _lab_page
+    try:
+        if _lab_page.url.startswith(lab.url):
+            lab.close_documents(_lab_page)
+    finally:
+        lab.shutdown_kernels()

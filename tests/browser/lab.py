@@ -53,6 +53,19 @@ LAB_SETTINGS = {
     },
 }
 
+CLOSE_ALL_JS = """() => {
+    const app = window.jupyterapp;
+    if (!app) { return 0; }
+    const open = [...app.shell.widgets('main')];
+    for (const widget of open) {
+        if (widget.context) { widget.context.model.dirty = false; }  // closes without asking
+        widget.close();
+    }
+    return open.length;
+}"""
+IDLE_APP_JS = """() => !!window.jupyterapp && !document.querySelector('.jp-NotebookPanel')
+    && !document.querySelector('.jp-Dialog')"""
+
 
 def _run_script():
     """``run.py`` as a module: it decides, before pytest starts, whether the browser tests run."""
@@ -117,14 +130,33 @@ class LabServer:
             body = response.read()
         return json.loads(body) if body else None
 
+    def close_documents(self, page):
+        """Close every document open in the JupyterLab of ``page`` unsaved (no dialog); the page
+        stays loaded for the next test, which opens its notebook in it (:meth:`open`)."""
+        if page.evaluate(CLOSE_ALL_JS):
+            page.wait_for_function("() => !document.querySelector('.jp-NotebookPanel')")
+
+    def open(self, page, path, workspace):
+        """Open notebook ``path`` in ``page``: in the JupyterLab already loaded there when a test
+        left it with no document open (no second load of the application), else by loading
+        JupyterLab in a workspace of its own, reset (it would reopen earlier tests' notebooks)."""
+        if page.url.startswith(self.url) and page.evaluate(IDLE_APP_JS):
+            page.evaluate("path => window.jupyterapp.commands.execute('docmanager:open', "
+                          "{path})", path)
+        else:
+            page.goto(self.page(f"lab/workspaces/{workspace}/tree/{path}", "reset"))
+
     def shutdown_kernels(self):
         """Stop every kernel (one notebook's kernel must not slow down the next one)."""
         for session in self.api("sessions"):
             self.api(f"sessions/{session['id']}", method="DELETE")
 
     def stop(self):
+        """Stop the server: SIGTERM, which it always handles by shutting down (a SIGINT is
+        ignored where the test run was started in the background, and it was killed after the
+        grace period)."""
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
+            self.process.send_signal(signal.SIGTERM)
             try:
                 self.process.wait(timeout=15)  # a grace period: then kill
             except subprocess.TimeoutExpired:
@@ -156,6 +188,7 @@ def start_lab(notebooks, workdir, environ=None, timeout=PATIENCE_S, *, python=No
         f"--LabApp.user_settings_dir={settings}",
         f"--LabApp.workspaces_dir={workdir / 'workspaces'}",
         "--LabApp.news_url=", "--ServerApp.disable_check_xsrf=False",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: the tests open and close files
     ]
     with open(log, "wb") as stream:
         process = subprocess.Popen(command, cwd=root, env=env, stdout=stream,

@@ -84,7 +84,7 @@ def run_all_cells(page):
             page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(
                 timeout=max(1, deadline - time.monotonic()) * 1000)
             return state
-        time.sleep(0.5)
+        time.sleep(0.2)
     pytest.fail(f"cells still running after {RUN_TIMEOUT_MS // 1000} s: {state}")
 
 
@@ -234,9 +234,8 @@ def check_lecture(page, lab, name, folder):
     is on screen, follows its main slider and exports what it shows. A screenshot of each explorer
     goes to ``folder``, and one of the whole notebook when a check fails (the tall page costs
     seconds to draw); the page stays open on the executed lecture (the deck test presents it)."""
-    # A workspace of its own, reset: JupyterLab would otherwise reopen the notebooks of earlier
-    # tests beside this one (each with a kernel), and "Run All" could reach the wrong one.
-    page.goto(lab.page(f"lab/workspaces/{Path(name).stem}/tree/{name}", "reset"))
+    # Alone in JupyterLab: else "Run All" could reach another notebook (lab.open).
+    lab.open(page, name, workspace=Path(name).stem)
     # The toolbar says idle before the kernel is ready; the status bar text only once it is.
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=PATIENCE_S * 1000)
     state = run_all_cells(page)

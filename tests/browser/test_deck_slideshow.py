@@ -55,13 +55,27 @@ def start_deck(page):
     page.locator(".jp-Deck-Remote").wait_for()
 
 
+MOVED_JS = """async before => {
+    const cells = [...document.querySelectorAll('.jp-NotebookPanel .jp-Cell')];
+    if (cells.findIndex(cell => cell.classList.contains('jp-mod-active')) === before) {
+        return false;
+    }
+    // the deck restyles the cells as the active one moves; the remote redraws its arrows in
+    // the next animation frame
+    await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+    return true;
+}"""
+
+
 def next_slide(page):
-    """Click the remote's down arrow (a subslide), else its forward arrow; False at the end."""
+    """Click the remote's down arrow (a subslide), else its forward arrow, and wait until the
+    deck moved; False at the end."""
     for direction in ("down", "forward"):
         button = page.locator(REMOTE.format(direction))
         if button.count():
+            before = page.evaluate(ACTIVE_CELL_JS)
             button.first.click()
-            page.wait_for_timeout(300)  # the deck restyles the cells after the active one moved
+            page.wait_for_function(MOVED_JS, arg=before)
             return True
     return False
 

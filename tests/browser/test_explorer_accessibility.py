@@ -34,7 +34,7 @@ KNOWN_GAPS = {"aria-input-field-name", "button-name"}
 
 def test_the_live_explorer_picture_is_named_and_its_slider_takes_keys(page, lab):
     nbformat.write(new_notebook(cells=[new_code_cell(SOURCE)], metadata=KERNEL), lab.root / NAME)
-    page.goto(lab.page(f"lab/workspaces/accessibility/tree/{NAME}", "reset"))
+    lab.open(page, NAME, workspace="accessibility")
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=PATIENCE_S * 1000)
     state = run_all_cells(page)
     assert not state["errors"], state["errors"][0][-2000:]

@@ -65,7 +65,7 @@ def write_notebook(path, cells):
 
 
 def open_and_run(page, lab, name):
-    page.goto(lab.page(f"lab/workspaces/{Path(name).stem}/tree/{name}", "reset"))
+    lab.open(page, name, workspace=Path(name).stem)
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=PATIENCE_S * 1000)
     state = run_all_cells(page)
     assert not state["errors"], state["errors"][0][-3000:]
@@ -157,7 +157,7 @@ def test_solutions_are_folded_on_opening_and_run_all_unfolds_all_but_their_code(
     cells = [cell for cell in notebook.cells
              if "hosted-setup" not in cell.metadata.get("tags", [])]
     write_notebook(lab.root / "folded.ipynb", cells)
-    page.goto(lab.page("lab/workspaces/folded/tree/folded.ipynb", "reset"))
+    lab.open(page, "folded.ipynb", workspace="folded")
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=PATIENCE_S * 1000)
     page.locator(".jp-NotebookPanel .jp-Cell").nth(3).wait_for()
     opened = page.evaluate(FOLDED_JS)
