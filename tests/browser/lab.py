@@ -123,9 +123,11 @@ class LabServer:
         """Address of ``path`` with the token (and flags such as ``reset``) in the query."""
         return f"{self.url}/{path}?{'&'.join([*flags, f'token={self.token}'])}"
 
-    def api(self, path, method="GET"):
-        request = urllib.request.Request(f"{self.url}/api/{path}", method=method,
-                                         headers={"Authorization": f"token {self.token}"})
+    def api(self, path, method="GET", body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"{self.url}/api/{path}", data=data, method=method,
+                                         headers={"Authorization": f"token {self.token}",
+                                                  "Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=PATIENCE_S / 5) as response:
             body = response.read()
         return json.loads(body) if body else None
@@ -139,7 +141,11 @@ class LabServer:
     def open(self, page, path, workspace):
         """Open notebook ``path`` in ``page``: in the JupyterLab already loaded there when a test
         left it with no document open (no second load of the application), else by loading
-        JupyterLab in a workspace of its own, reset (it would reopen earlier tests' notebooks)."""
+        JupyterLab in a workspace of its own, reset (it would reopen earlier tests' notebooks).
+        The notebook's kernel is started first, as JupyterLab would start it (a session of the
+        path), so that it starts while the page loads; JupyterLab joins that session."""
+        self.api("sessions", method="POST", body={"path": path, "name": path, "type": "notebook",
+                                                  "kernel": {"name": "python3"}})
         if page.url.startswith(self.url) and page.evaluate(IDLE_APP_JS):
             page.evaluate("path => window.jupyterapp.commands.execute('docmanager:open', "
                           "{path})", path)
